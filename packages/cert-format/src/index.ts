@@ -1,1 +1,2 @@
-export {};
+export { LICENSE_STATUSES, USABLE_STATUSES, isUsableStatus, isLicenseStatus } from './status.js';
+export type { LicenseStatus } from './status.js';

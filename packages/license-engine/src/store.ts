@@ -1,0 +1,119 @@
+import type { Collection, RecordMap } from './records.js';
+
+/**
+ * The store port: everything the engine needs from storage.
+ *
+ * A store runs units of work (`transaction`): every read and write inside one either all
+ * happens or none does. Adapters: memory (tests), embedded (unstorage + journal, one process),
+ * MySQL/MariaDB (many processes). Every adapter must pass `testStore` (the conformance suite).
+ */
+export interface Store {
+  /**
+   * Runs `work` as one atomic unit. When `work` throws, nothing it wrote is kept and the error
+   * is rethrown. An adapter may run `work` again after a deadlock or lock-wait timeout, so
+   * `work` must have no side effects outside `tx`.
+   */
+  transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /** Releases connections, timers and file handles. */
+  close(): Promise<void>;
+}
+
+/** Equality filter on a collection's indexed fields (see `storeSchema`). */
+export type Where<C extends Collection> = Partial<RecordMap[C]>;
+
+export interface ReadOptions {
+  /**
+   * Lock the row(s) read until the transaction ends (`SELECT ... FOR UPDATE`), so concurrent
+   * transactions touching the same record run one after the other. Adapters that serialize
+   * whole transactions may treat this as a no-op.
+   */
+  lock?: boolean;
+}
+
+export interface PageQuery<C extends Collection> {
+  where?: Where<C>;
+  /** Case-insensitive substring match of `text` against any of `fields` (a `q` filter). */
+  search?: { text: string; fields: readonly (keyof RecordMap[C] & string)[] };
+  /** The `nextCursor` of the previous page, as returned by `page`. */
+  cursor?: string | null;
+  /** Page size; the vendor API uses 50. */
+  limit: number;
+  /**
+   * `desc`: newest first (by `id`, which sorts by creation). `asc`: oldest first.
+   * A cursor stays correct while new records are inserted.
+   */
+  order: 'asc' | 'desc';
+}
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+/** The operations available inside a unit of work. */
+export interface StoreTx {
+  get<C extends Collection>(collection: C, id: string, options?: ReadOptions): Promise<RecordMap[C] | null>;
+  /** The one record matching `where` (a unique index), or null. */
+  findOne<C extends Collection>(collection: C, where: Where<C>, options?: ReadOptions): Promise<RecordMap[C] | null>;
+  /** Every record matching `where`, oldest first. For small sets only (a license's activations). */
+  findMany<C extends Collection>(collection: C, where: Where<C>, options?: ReadOptions): Promise<RecordMap[C][]>;
+  count<C extends Collection>(collection: C, where: Where<C>): Promise<number>;
+  page<C extends Collection>(collection: C, query: PageQuery<C>): Promise<Page<RecordMap[C]>>;
+  /** Inserts a new record. Rejects with a `StoreConflictError` on a duplicate id or unique key. */
+  insert<C extends Collection>(collection: C, record: RecordMap[C]): Promise<void>;
+  /** Replaces the record with the same id. Rejects with a `StoreConflictError` on a unique key clash. */
+  update<C extends Collection>(collection: C, record: RecordMap[C]): Promise<void>;
+  /** Deletes by id; deleting a missing record is not an error. */
+  delete<C extends Collection>(collection: C, id: string): Promise<void>;
+}
+
+/** Thrown by an adapter when an insert or update breaks a unique key. */
+export class StoreConflictError extends Error {
+  readonly code = 'store_conflict' as const;
+  constructor(
+    readonly collection: string,
+    readonly index: string,
+  ) {
+    super(`duplicate ${index} in ${collection}`);
+    this.name = 'StoreConflictError';
+  }
+
+  /** Works across module copies (ESM and CJS builds loaded together), unlike `instanceof`. */
+  static is(error: unknown): error is StoreConflictError {
+    return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'store_conflict';
+  }
+}
+
+interface CollectionSchema {
+  /** Fields used in `where` filters; adapters index them (a SQL adapter makes them columns). */
+  readonly indexed: readonly string[];
+  /** Unique keys, each a list of fields. `id` is always unique. */
+  readonly unique: readonly (readonly string[])[];
+  /** Fields a `search` may match against. */
+  readonly searchable?: readonly string[];
+}
+
+/**
+ * What every collection is queried by. A field not listed in `indexed` (or in a unique key) is
+ * never used in a `where`; adapters may reject such a query.
+ */
+export const storeSchema = {
+  accounts: { indexed: [], unique: [] },
+  apiKeys: { indexed: ['accountId', 'hash'], unique: [['hash']] },
+  products: { indexed: ['accountId'], unique: [] },
+  signingKeys: { indexed: ['accountId', 'productId', 'kid', 'status'], unique: [['productId', 'kid']] },
+  plans: { indexed: ['accountId', 'productId', 'code'], unique: [['productId', 'code']] },
+  customers: { indexed: ['accountId', 'email'], unique: [['accountId', 'email']], searchable: ['email', 'name'] },
+  licenses: {
+    indexed: ['accountId', 'productId', 'planId', 'customerId', 'customerEmail', 'status', 'keyHash', 'integrationId', 'subscriptionId', 'orderId'],
+    unique: [['keyHash']],
+    searchable: ['customerEmail', 'customerName'],
+  },
+  activations: { indexed: ['accountId', 'licenseId', 'fingerprint'], unique: [['licenseId', 'fingerprint']] },
+  integrations: { indexed: ['accountId', 'productId', 'provider', 'environment'], unique: [['productId', 'provider', 'environment']] },
+  providerCustomers: { indexed: ['accountId', 'integrationId', 'providerCustomerId'], unique: [['integrationId', 'providerCustomerId']] },
+  processedEvents: { indexed: ['accountId', 'integrationId', 'eventId'], unique: [['integrationId', 'eventId']] },
+  auditEvents: { indexed: ['accountId', 'licenseId', 'type'], unique: [] },
+  emailReservations: { indexed: ['accountId'], unique: [] },
+  counters: { indexed: ['accountId'], unique: [] },
+} as const satisfies Record<Collection, CollectionSchema>;
