@@ -1,22 +1,30 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const src = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+const pkg = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
 
 // Tests import sibling packages from source, so `vitest run` needs no build;
 // only tests that load a built bundle (the browser test) depend on `pnpm build`.
+// Each subpath export of a package gets its own exact alias.
+const entries: Record<string, string> = {
+  '@svc-licensing/cert-format': 'cert-format/src/index.ts',
+  '@svc-licensing/cert-format/sign': 'cert-format/src/sign.ts',
+  '@svc-licensing/verifier': 'verifier/src/index.ts',
+  '@svc-licensing/license-engine': 'license-engine/src/index.ts',
+  '@svc-licensing/license-engine/testing': 'license-engine/src/testing.ts',
+  '@svc-licensing/provider-webhooks': 'provider-webhooks/src/index.ts',
+  '@svc-licensing/server': 'server/src/index.ts',
+};
+
 export default defineConfig({
   resolve: {
-    alias: {
-      '@svc-licensing/cert-format': src('cert-format'),
-      '@svc-licensing/verifier': src('verifier'),
-      '@svc-licensing/license-engine': src('license-engine'),
-      '@svc-licensing/provider-webhooks': src('provider-webhooks'),
-      '@svc-licensing/server': src('server'),
-    },
+    alias: Object.entries(entries).map(([name, path]) => ({
+      find: new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`),
+      replacement: pkg(path),
+    })),
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test-vectors/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'test-vectors/**/*.test.ts', 'scripts/**/*.test.ts', 'benchmarks/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
