@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
+// Two entries: the universal one (no node: built-ins) and the Node-only `./sign`.
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/sign.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

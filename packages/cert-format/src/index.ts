@@ -1,2 +1,25 @@
 export { LICENSE_STATUSES, USABLE_STATUSES, isUsableStatus, isLicenseStatus } from './status.js';
 export type { LicenseStatus } from './status.js';
+export { CertFormatError } from './errors.js';
+export type { CertFormatErrorCode } from './errors.js';
+export { base64urlEncode, base64urlDecode } from './base64url.js';
+export {
+  CERTIFICATE_PREFIX,
+  REFRESH_INTERVAL_SECONDS,
+  certificateTimes,
+  encodePayload,
+  assertCertificatePayload,
+} from './payload.js';
+export type { CertificatePayload, CertificateTimesInput } from './payload.js';
+export { decodeCertificate } from './decode.js';
+export type { DecodedCertificate } from './decode.js';
+export { machineFingerprint, isFingerprint } from './fingerprint.js';
+export {
+  LICENSE_KEY_ALPHABET,
+  LICENSE_KEY_GROUPS,
+  LICENSE_KEY_GROUP_LENGTH,
+  generateLicenseKey,
+  normalizeLicenseKey,
+  hashLicenseKey,
+  isWellFormedLicenseKey,
+} from './license-key.js';

@@ -1,0 +1,24 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { CertFormatError } from './errors.js';
+import { toHex, utf8Encode } from './_internal/utf8.js';
+
+/**
+ * The machine fingerprint of the spec: 64 lowercase hex characters, the SHA-256 of the UTF-8 text
+ * `svc:<productId>:<rawMachineId>`. Synchronous and pure JavaScript, so it works in every runtime.
+ *
+ * @example
+ * ```ts
+ * machineFingerprint('prd_123', 'machine-guid-from-the-os'); // 'c0ffee...' (64 hex)
+ * ```
+ */
+export function machineFingerprint(productId: string, rawMachineId: string): string {
+  if (typeof productId !== 'string' || typeof rawMachineId !== 'string') {
+    throw new CertFormatError('invalid_argument', 'productId and rawMachineId must be strings');
+  }
+  return toHex(sha256(utf8Encode(`svc:${productId}:${rawMachineId}`)));
+}
+
+/** True for a well-formed fingerprint: exactly 64 lowercase hex characters. */
+export function isFingerprint(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
+}

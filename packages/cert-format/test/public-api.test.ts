@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import * as universal from '@svc-licensing/cert-format';
+import * as sign from '@svc-licensing/cert-format/sign';
+
+// Renaming or removing an export is a breaking change: this list makes it a visible decision.
+describe('public API', () => {
+  it('exports exactly these names from the universal entry', () => {
+    expect(Object.keys(universal).sort()).toEqual([
+      'CERTIFICATE_PREFIX', 'CertFormatError', 'LICENSE_KEY_ALPHABET', 'LICENSE_KEY_GROUPS', 'LICENSE_KEY_GROUP_LENGTH',
+      'LICENSE_STATUSES', 'REFRESH_INTERVAL_SECONDS', 'USABLE_STATUSES', 'assertCertificatePayload', 'base64urlDecode',
+      'base64urlEncode', 'certificateTimes', 'decodeCertificate', 'encodePayload', 'generateLicenseKey', 'hashLicenseKey',
+      'isFingerprint', 'isLicenseStatus', 'isUsableStatus', 'isWellFormedLicenseKey', 'machineFingerprint', 'normalizeLicenseKey',
+    ]);
+  });
+
+  it('exports exactly these names from ./sign', () => {
+    expect(Object.keys(sign).sort()).toEqual([
+      'createCertificateSigner', 'generateSigningKeyPair', 'pkcs8ToSeed', 'publicKeyFromSeed', 'seedToPkcs8', 'signCertificate',
+    ]);
+  });
+});
