@@ -1,0 +1,54 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createStorage } from 'unstorage';
+import fsLiteDriver from 'unstorage/drivers/fs-lite';
+import { lockDataDir } from './lock.js';
+import { createEmbeddedStore } from './store.js';
+import type { EmbeddedStore } from './store.js';
+
+export { createEmbeddedStore } from './store.js';
+export type { EmbeddedStore, EmbeddedStorageOptions } from './store.js';
+
+/** Options of `openEmbeddedStore`. */
+export interface EmbeddedDataDirOptions {
+  /** Checkpoint at least this often while there are changes (default 30 s). */
+  checkpointIntervalMs?: number;
+  /** Checkpoint once the journal grows past this many bytes (default 16 MiB). */
+  checkpointBytes?: number;
+}
+
+/**
+ * Opens (creating it if needed) the embedded store in a data folder: records under `records/`
+ * (unstorage fs driver), the journal under `journal/`, and a `lock` file so that only one process
+ * uses the folder at a time. Crash-safe: a killed process loses no acknowledged write.
+ *
+ * @example
+ * ```ts
+ * const store = await openEmbeddedStore('./data');
+ * try {
+ *   await store.transaction((tx) => tx.count('licenses', {}));
+ * } finally {
+ *   await store.close();
+ * }
+ * ```
+ */
+export async function openEmbeddedStore(dataDir: string, options: EmbeddedDataDirOptions = {}): Promise<EmbeddedStore> {
+  const dir = resolve(dataDir);
+  const recordsDir = join(dir, 'records');
+  const journalDir = join(dir, 'journal');
+  await mkdir(recordsDir, { recursive: true, mode: 0o700 });
+  await mkdir(journalDir, { recursive: true, mode: 0o700 });
+  const unlock = await lockDataDir(dir);
+  try {
+    return await createEmbeddedStore({
+      storage: createStorage({ driver: fsLiteDriver({ base: recordsDir }) }),
+      journalDir,
+      syncBase: recordsDir,
+      onClose: unlock,
+      ...options,
+    });
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}

@@ -1,0 +1,218 @@
+import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import type { Collection } from '@svc-licensing/license-engine';
+import type { Change, Row } from './tables.js';
+
+/**
+ * The write-ahead journal: one checksummed line per committed transaction, appended to a segment
+ * file and fsynced before the transaction is acknowledged. Lines of concurrent commits are written
+ * and fsynced together (group commit). A checkpoint rotates to a new segment; segments whose
+ * records are all checkpointed are deleted.
+ *
+ * Line format: `<crc32 of the JSON, 8 hex>` TAB `{"w":[[collection, id, record-or-null], ...]}` LF.
+ */
+
+type Item =
+  | { kind: 'line'; text: string; done: Deferred }
+  | { kind: 'rotate'; seq: number; done: Deferred };
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined); // a failure is reported through the store, never as an unhandled rejection
+  return { promise, resolve, reject };
+}
+
+const segmentName = (seq: number): string => `${String(seq).padStart(12, '0')}.log`;
+const SEGMENT_RE = /^(\d{12})\.log$/;
+
+/** Encodes one transaction's changes as a journal line. */
+export function encodeLine(changes: readonly Change[]): string {
+  const json = JSON.stringify({ w: changes.map((c) => [c.collection, c.id, c.row]) });
+  return `${crc32(json).toString(16).padStart(8, '0')}\t${json}\n`;
+}
+
+/** Decodes a journal line; null when it is torn or its checksum does not match. */
+export function decodeLine(line: string): Change[] | null {
+  const tab = line.indexOf('\t');
+  if (tab !== 8) return null;
+  const json = line.slice(9);
+  if (crc32(json).toString(16).padStart(8, '0') !== line.slice(0, 8)) return null;
+  const parsed = JSON.parse(json) as { w: [Collection, string, Row | null][] };
+  return parsed.w.map(([collection, id, row]) => ({ collection, id, row }));
+}
+
+/** Every transaction of the segments in `dir`, oldest first, and the segment numbers found. */
+export async function readJournal(dir: string): Promise<{ transactions: Change[][]; segments: number[] }> {
+  await mkdir(dir, { recursive: true });
+  const segments = (await readdir(dir))
+    .map((name) => SEGMENT_RE.exec(name)?.[1])
+    .filter((seq): seq is string => seq !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const transactions: Change[][] = [];
+  for (const [s, seq] of segments.entries()) {
+    const text = await readFile(join(dir, segmentName(seq)), 'utf8');
+    const lines = text.split('\n');
+    // The text after the last LF is empty, or a line cut short by a crash.
+    const tail = lines.pop()!;
+    for (const [i, line] of lines.entries()) {
+      const changes = decodeLine(line);
+      if (changes) {
+        transactions.push(changes);
+        continue;
+      }
+      // Only the very last line written can be torn (it was never acknowledged).
+      const isLastLine = s === segments.length - 1 && i === lines.length - 1 && tail === '';
+      if (!isLastLine) throw new Error(`journal ${join(dir, segmentName(seq))} is damaged at line ${i + 1}`);
+    }
+    if (tail !== '' && s !== segments.length - 1) {
+      throw new Error(`journal ${join(dir, segmentName(seq))} ends with an incomplete line`);
+    }
+    if (tail !== '') {
+      const changes = decodeLine(tail);
+      if (changes) transactions.push(changes); // complete but unacknowledged: keeping it is as correct as dropping it
+    }
+  }
+  return { transactions, segments };
+}
+
+/** Deletes every segment of `dir` numbered below `seq`. */
+export async function removeSegments(dir: string, seq: number): Promise<void> {
+  const names = await readdir(dir);
+  const segments = names.map((name) => SEGMENT_RE.exec(name)?.[1]).filter((s): s is string => s !== undefined);
+  for (const old of segments.map(Number)) if (old < seq) await unlink(join(dir, segmentName(old)));
+  await syncDir(dir);
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) {
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+    offset += bytesWritten;
+  }
+}
+
+/** An open journal, appending to its newest segment. */
+export class Journal {
+  private items: Item[] = [];
+  private flushing = false;
+  private failure: unknown = null;
+  private last: Promise<void> = Promise.resolve();
+  /** Bytes appended since the last rotation: the checkpoint trigger. */
+  bytes = 0;
+
+  private constructor(
+    readonly dir: string,
+    private handle: FileHandle,
+    private seq: number,
+  ) {}
+
+  /** Starts a new segment numbered `seq` in `dir`. */
+  static async create(dir: string, seq: number): Promise<Journal> {
+    const handle = await open(join(dir, segmentName(seq)), 'a');
+    await syncDir(dir);
+    return new Journal(dir, handle, seq);
+  }
+
+  /** The error that made the journal unusable, if any. */
+  get failed(): unknown {
+    return this.failure;
+  }
+
+  /** Appends a line; the promise resolves once it is on disk. */
+  append(line: string): Promise<void> {
+    this.bytes += Buffer.byteLength(line);
+    return this.enqueue({ kind: 'line', text: line, done: deferred() });
+  }
+
+  /** Resolves once everything appended so far is on disk. */
+  durable(): Promise<void> {
+    return this.failure ? Promise.reject(this.failure) : this.last;
+  }
+
+  /**
+   * Lines appended from now on go to a new segment. Resolves with the new segment's number
+   * once every earlier line is on disk and the new segment exists.
+   */
+  async rotate(): Promise<number> {
+    const seq = this.seq + 1;
+    this.bytes = 0;
+    await this.enqueue({ kind: 'rotate', seq, done: deferred() });
+    return seq;
+  }
+
+  /** Deletes every segment numbered below `seq` (their records are checkpointed). */
+  removeBefore(seq: number): Promise<void> {
+    return removeSegments(this.dir, seq);
+  }
+
+  /** Waits for pending lines, then closes the segment file. */
+  async close(): Promise<void> {
+    await this.last.catch(() => undefined);
+    await this.handle.close();
+  }
+
+  private enqueue(item: Item): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    this.items.push(item);
+    this.last = item.done.promise;
+    if (!this.flushing) void this.flush();
+    return item.done.promise;
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.items.length > 0) {
+        const first = this.items[0]!;
+        if (first.kind === 'rotate') {
+          const handle = await open(join(this.dir, segmentName(first.seq)), 'a');
+          await syncDir(this.dir);
+          await this.handle.close();
+          this.handle = handle;
+          this.seq = first.seq;
+          this.items.shift();
+          first.done.resolve();
+          continue;
+        }
+        // Every line queued before the next rotation goes out in one write and one fsync.
+        let n = 0;
+        while (n < this.items.length && this.items[n]!.kind === 'line') n++;
+        const batch = this.items.slice(0, n);
+        const text = batch.map((item) => (item.kind === 'line' ? item.text : '')).join('');
+        await writeAll(this.handle, Buffer.from(text, 'utf8'));
+        await this.handle.sync();
+        this.items.splice(0, n);
+        for (const item of batch) item.done.resolve();
+      }
+    } catch (error) {
+      // A failed write or fsync leaves the file in an unknown state: refuse everything from now on.
+      this.failure = error;
+      for (const item of this.items.splice(0)) item.done.reject(error);
+    } finally {
+      this.flushing = false;
+    }
+  }
+}

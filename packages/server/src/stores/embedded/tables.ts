@@ -1,0 +1,121 @@
+import { storeSchema } from '@svc-licensing/license-engine';
+import type { Collection } from '@svc-licensing/license-engine';
+
+/** A stored record as the embedded store sees it: a plain JSON object with an `id`. */
+export type Row = Record<string, unknown> & { id: string };
+
+/** One change of a transaction: the record's new image, or null for a delete. */
+export interface Change {
+  collection: Collection;
+  id: string;
+  row: Row | null;
+}
+
+const collections = Object.keys(storeSchema) as Collection[];
+
+/** Map key of a unique index entry: the JSON of the key's field values. */
+const uniqueKey = (row: Row, fields: readonly string[]): string => JSON.stringify(fields.map((f) => row[f] ?? null));
+
+class Table {
+  readonly rows = new Map<string, Row>();
+  /** indexed field → value → ids */
+  readonly byField = new Map<string, Map<unknown, Set<string>>>();
+  /** unique key name → uniqueKey → id */
+  readonly unique = new Map<string, Map<string, string>>();
+
+  constructor(readonly collection: Collection) {
+    const schema = storeSchema[collection];
+    for (const field of schema.indexed) this.byField.set(field, new Map());
+    for (const fields of schema.unique) this.unique.set(fields.join(','), new Map());
+  }
+
+  add(row: Row): void {
+    this.rows.set(row.id, row);
+    for (const [field, index] of this.byField) {
+      const value = row[field] ?? null;
+      let ids = index.get(value);
+      if (!ids) index.set(value, (ids = new Set()));
+      ids.add(row.id);
+    }
+    for (const fields of storeSchema[this.collection].unique) {
+      this.unique.get(fields.join(','))!.set(uniqueKey(row, fields), row.id);
+    }
+  }
+
+  remove(id: string): void {
+    const row = this.rows.get(id);
+    if (!row) return;
+    this.rows.delete(id);
+    for (const [field, index] of this.byField) {
+      const value = row[field] ?? null;
+      const ids = index.get(value);
+      ids?.delete(id);
+      if (ids?.size === 0) index.delete(value);
+    }
+    for (const fields of storeSchema[this.collection].unique) {
+      const index = this.unique.get(fields.join(','))!;
+      const key = uniqueKey(row, fields);
+      if (index.get(key) === id) index.delete(key);
+    }
+  }
+
+  /** The name of the first unique key `row` would break (ignoring the record itself), or null. */
+  clash(row: Row): string | null {
+    for (const fields of storeSchema[this.collection].unique) {
+      const name = fields.join(',');
+      const owner = this.unique.get(name)!.get(uniqueKey(row, fields));
+      if (owner !== undefined && owner !== row.id) return name;
+    }
+    return null;
+  }
+}
+
+/**
+ * The working set: every record of every collection in memory, with equality indexes on the
+ * schema's indexed fields and unique keys. Records are never mutated in place: a write replaces
+ * the stored object, so a reference taken earlier is a stable image of that moment.
+ */
+export class Tables {
+  private readonly tables = new Map<Collection, Table>(collections.map((c) => [c, new Table(c)]));
+
+  table(collection: Collection): Table {
+    const table = this.tables.get(collection);
+    if (!table) throw new Error(`unknown collection ${JSON.stringify(collection)}`);
+    return table;
+  }
+
+  get(collection: Collection, id: string): Row | null {
+    return this.table(collection).rows.get(id) ?? null;
+  }
+
+  /** Sets (row) or deletes (null) a record without any check: loading, replay and undo. */
+  put(collection: Collection, id: string, row: Row | null): void {
+    const table = this.table(collection);
+    table.remove(id);
+    if (row) table.add(row);
+  }
+
+  /**
+   * Ids of the records that can match `where`: the smallest index set among the indexed fields
+   * named, or every id when none is indexed. The caller still filters on every field.
+   */
+  candidates(collection: Collection, where: Record<string, unknown>): Iterable<string> {
+    const table = this.table(collection);
+    if (typeof where.id === 'string') return table.rows.has(where.id) ? [where.id] : [];
+    let best: Set<string> | null = null;
+    for (const [field, value] of Object.entries(where)) {
+      if (value === undefined) continue;
+      const index = table.byField.get(field);
+      if (!index) continue;
+      const ids = index.get(value);
+      if (!ids) return [];
+      if (!best || ids.size < best.size) best = ids;
+    }
+    return best ?? table.rows.keys();
+  }
+
+  /** Every collection with its records, for a full checkpoint. */
+  *entries(): Iterable<[Collection, Row]> {
+    for (const [collection, table] of this.tables) for (const row of table.rows.values()) yield [collection, row];
+  }
+}

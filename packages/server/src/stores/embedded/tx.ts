@@ -1,0 +1,138 @@
+import { StoreConflictError } from '@svc-licensing/license-engine';
+import type { Collection, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
+import type { Change, Row, Tables } from './tables.js';
+
+/** A unit of work in progress: writes go straight to the tables and are remembered for undo and the journal. */
+export interface OpenTx {
+  tx: StoreTx;
+  /** The final image of every record written, in first-write order. */
+  changes(): Change[];
+  /** Puts back every record as it was before the transaction. */
+  rollback(): void;
+  /** Makes the handle unusable (a `work` that keeps `tx` after it ended gets an error). */
+  end(): void;
+}
+
+const copy = <T>(value: T): T => structuredClone(value);
+const byId = (a: Row, b: Row): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+function matches(row: Row, where: object): boolean {
+  for (const [field, value] of Object.entries(where)) {
+    if (value !== undefined && row[field] !== value) return false;
+  }
+  return true;
+}
+
+function matchesSearch(row: Row, search: { text: string; fields: readonly string[] }): boolean {
+  const needle = search.text.toLowerCase();
+  return search.fields.some((f) => typeof row[f] === 'string' && (row[f] as string).toLowerCase().includes(needle));
+}
+
+/** Cursors are the base64url of the last returned id, like the memory store's: opaque and stable under inserts. */
+const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
+const decodeCursor = (cursor: string): string => Buffer.from(cursor, 'base64url').toString('utf8');
+
+/**
+ * Opens a transaction over `tables`. The caller guarantees that no other transaction runs until
+ * this one is committed or rolled back (the store's mutex), so reading the shared tables is
+ * reading a consistent state that includes this transaction's own writes.
+ */
+export function openTx(tables: Tables): OpenTx {
+  const undo: Change[] = [];
+  const written = new Map<string, { collection: Collection; id: string }>();
+  let ended = false;
+
+  const live = () => {
+    if (ended) throw new Error('the transaction has ended');
+  };
+  const write = (collection: Collection, id: string, row: Row | null) => {
+    undo.push({ collection, id, row: tables.get(collection, id) });
+    written.set(`${collection}\u0000${id}`, { collection, id });
+    tables.put(collection, id, row);
+  };
+  const select = (collection: Collection, where: object): Row[] => {
+    const rows: Row[] = [];
+    for (const id of tables.candidates(collection, where as Record<string, unknown>)) {
+      const row = tables.get(collection, id);
+      if (row && matches(row, where)) rows.push(row);
+    }
+    return rows.sort(byId);
+  };
+  const checkUnique = (collection: Collection, row: Row) => {
+    const clash = tables.table(collection).clash(row);
+    if (clash) throw new StoreConflictError(collection, clash);
+  };
+
+  const tx: StoreTx = {
+    async get<C extends Collection>(collection: C, id: string) {
+      live();
+      const row = tables.get(collection, id);
+      return row ? (copy(row) as unknown as RecordMap[C]) : null;
+    },
+    async findOne<C extends Collection>(collection: C, where: Where<C>) {
+      live();
+      const row = select(collection, where)[0];
+      return row ? (copy(row) as unknown as RecordMap[C]) : null;
+    },
+    async findMany<C extends Collection>(collection: C, where: Where<C>) {
+      live();
+      return select(collection, where).map((row) => copy(row) as unknown as RecordMap[C]);
+    },
+    async count<C extends Collection>(collection: C, where: Where<C>) {
+      live();
+      let n = 0;
+      for (const id of tables.candidates(collection, where as Record<string, unknown>)) {
+        const row = tables.get(collection, id);
+        if (row && matches(row, where)) n++;
+      }
+      return n;
+    },
+    async page<C extends Collection>(collection: C, query: PageQuery<C>): Promise<Page<RecordMap[C]>> {
+      live();
+      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      const desc = query.order === 'desc';
+      let rows = select(collection, query.where ?? {});
+      if (query.search) rows = rows.filter((row) => matchesSearch(row, query.search!));
+      if (desc) rows.reverse();
+      if (after !== null) rows = rows.filter((row) => (desc ? row.id < after : row.id > after));
+      const data = rows.slice(0, query.limit);
+      const last = data[data.length - 1];
+      const nextCursor = rows.length > query.limit && last ? encodeCursor(last.id) : null;
+      return { data: data.map((row) => copy(row) as unknown as RecordMap[C]), nextCursor };
+    },
+    async insert<C extends Collection>(collection: C, record: RecordMap[C]) {
+      live();
+      const row = copy(record) as unknown as Row;
+      if (tables.get(collection, row.id)) throw new StoreConflictError(collection, 'id');
+      checkUnique(collection, row);
+      write(collection, row.id, row);
+    },
+    async update<C extends Collection>(collection: C, record: RecordMap[C]) {
+      live();
+      const row = copy(record) as unknown as Row;
+      if (!tables.get(collection, row.id)) throw new Error(`no ${collection} record ${row.id} to update`);
+      checkUnique(collection, row);
+      write(collection, row.id, row);
+    },
+    async delete<C extends Collection>(collection: C, id: string) {
+      live();
+      if (tables.get(collection, id)) write(collection, id, null);
+    },
+  };
+
+  return {
+    tx,
+    changes: () => [...written.values()].map(({ collection, id }) => ({ collection, id, row: tables.get(collection, id) })),
+    rollback() {
+      for (let i = undo.length - 1; i >= 0; i--) {
+        const { collection, id, row } = undo[i]!;
+        tables.put(collection, id, row);
+      }
+      undo.length = 0;
+      written.clear();
+    },
+    end() {
+      ended = true;
+    },
+  };
+}
