@@ -15,7 +15,6 @@ const source: KeyEmailSource = {
   customerName: 'Ada',
   productName: 'PhotoTool',
   planName: 'Pro',
-  accountName: 'Acme',
   senderName: 'Acme Software',
   senderEmail: 'licenses@acme.test',
   replyTo: 'help@acme.test',
@@ -69,6 +68,12 @@ describe('license-key e-mail templates', () => {
     for (const body of [en.text, en.html, fr.text, fr.html]) expect(body).toContain(fields.key);
     expect(en.text.startsWith('Hello Ada,')).toBe(true);
     expect(fr.text.startsWith('Bonjour Ada,')).toBe(true);
+  });
+
+  it('leaves the plan line out when no plan name is given', () => {
+    expect(renderKeyEmail({ ...fields, locale: 'en' }).text).toContain('Plan: Pro');
+    expect(renderKeyEmail({ ...fields, planName: null, locale: 'en' }).text).not.toContain('Plan:');
+    expect(renderKeyEmail({ ...fields, planName: null, locale: 'fr' }).html).not.toContain('Formule');
   });
 
   it('greets without a name when the customer has none', () => {

@@ -11,7 +11,6 @@ const source: KeyEmailSource = {
   customerName: 'Ada Lovelace',
   productName: 'PhotoTool',
   planName: 'Pro',
-  accountName: 'Acme',
   senderName: 'Acme Software',
   senderEmail: 'licenses@acme.test',
   replyTo: 'help@acme.test',
@@ -66,7 +65,7 @@ describe('SMTP mailer (nodemailer against a real SMTP server)', () => {
     expect(mail.replyTo).toBeUndefined();
   });
 
-  it('falls back to the account name and the host sender address when the account has no sender', async () => {
+  it('falls back to the product name and the host sender address when the account has no sender', async () => {
     capture = await startSmtpCapture({ secure: true });
     const mailer = createMailer(
       { transport: 'smtp', host: '127.0.0.1', port: capture.port, security: 'tls', tls: { rejectUnauthorized: false } },
@@ -75,8 +74,8 @@ describe('SMTP mailer (nodemailer against a real SMTP server)', () => {
     await mailer.send(buildKeyEmailMessage({ ...source, senderName: null, senderEmail: null }, defaults));
 
     const [received] = await capture.waitFor(1);
-    expect(received!.mail.from?.value).toEqual([{ name: 'Acme', address: 'no-reply@svc.test' }]);
-    expect(received!.mail.text).toMatch(/-- \nAcme\n/);
+    expect(received!.mail.from?.value).toEqual([{ name: 'PhotoTool', address: 'no-reply@svc.test' }]);
+    expect(received!.mail.text).toMatch(/-- \nPhotoTool\n/);
   });
 
   it('rejects when the server refuses the credentials, and nothing is delivered', async () => {

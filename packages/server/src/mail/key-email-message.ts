@@ -9,9 +9,9 @@ export interface KeyEmailSource {
   customerEmail: string;
   customerName: string;
   productName: string;
-  planName: string;
-  accountName: string;
-  /** The account's sender name; null or empty: the account name. */
+  /** Shown in the e-mail when given. */
+  planName?: string | null;
+  /** The account's sender name; null or empty: the product name. */
   senderName: string | null;
   /** The account's sender address; null or empty: the host's default sender address. */
   senderEmail: string | null;
@@ -33,7 +33,7 @@ export interface SenderDefaults {
  * ```ts
  * const message = buildKeyEmailMessage(
  *   { key: 'PT-ABCDE-FGHJK-MNPQR-STVWX', locale: 'en', customerEmail: 'ada@example.com',
- *     customerName: 'Ada', productName: 'PhotoTool', planName: 'Pro', accountName: 'Acme',
+ *     customerName: 'Ada', productName: 'PhotoTool', planName: 'Pro',
  *     senderName: 'Acme Software', senderEmail: 'licenses@acme.test', replyTo: 'help@acme.test' },
  *   { fromAddress: 'no-reply@svc.example' },
  * );
@@ -41,12 +41,12 @@ export interface SenderDefaults {
  * ```
  */
 export function buildKeyEmailMessage(source: KeyEmailSource, defaults: SenderDefaults): MailMessage {
-  const senderName = source.senderName?.trim() || source.accountName;
+  const senderName = source.senderName?.trim() || source.productName;
   const rendered = renderKeyEmail({
     locale: source.locale,
     customerName: source.customerName,
     productName: source.productName,
-    planName: source.planName,
+    planName: source.planName ?? null,
     key: source.key,
     senderName,
   });

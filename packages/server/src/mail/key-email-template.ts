@@ -7,7 +7,8 @@ export interface KeyEmailFields {
   /** May be empty: the greeting then has no name. */
   customerName: string;
   productName: string;
-  planName: string;
+  /** The plan line is left out when null. */
+  planName: string | null;
   key: string;
   /** Signs the e-mail (the vendor's sender name). */
   senderName: string;
@@ -70,8 +71,7 @@ export function renderKeyEmail(fields: KeyEmailFields): RenderedEmail {
     '',
     `    ${fields.key}`,
     '',
-    w.plan(fields.planName),
-    '',
+    ...(fields.planName ? [w.plan(fields.planName), ''] : []),
     w.howTo(fields.productName),
     w.keepSafe,
     '',
@@ -88,7 +88,7 @@ export function renderKeyEmail(fields: KeyEmailFields): RenderedEmail {
     `<p>${e(w.greeting(fields.customerName))}</p>`,
     `<p>${e(w.intro(fields.productName))}</p>`,
     `<p style="font-family: monospace; font-size: 1.25em; padding: 0.75em 1em; background: #f3f3f3; display: inline-block;">${e(fields.key)}</p>`,
-    `<p>${e(w.plan(fields.planName))}</p>`,
+    ...(fields.planName ? [`<p>${e(w.plan(fields.planName))}</p>`] : []),
     `<p>${e(w.howTo(fields.productName))}<br>${e(w.keepSafe)}</p>`,
     `<p>${e(fields.senderName)}</p>`,
     '</body>',
