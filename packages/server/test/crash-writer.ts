@@ -1,0 +1,44 @@
+/**
+ * Child process of crash-store.test.ts: commits transfer transactions on the embedded store in a
+ * data folder as fast as it can, with 8 in flight, and prints `ack <marker>` after each one
+ * resolves. The test kills it with SIGKILL at random moments.
+ *
+ * Every transaction moves 1 between two of 10 balances, increments a `total` counter and inserts
+ * a marker record: a half-applied transaction breaks the sum of balances or `total` = markers.
+ */
+import { openEmbeddedStore } from '../src/stores/embedded/index.js';
+import type { StoreTx } from '@svc-licensing/license-engine';
+
+const dir = process.argv[2]!;
+const store = await openEmbeddedStore(dir, { checkpointBytes: 8 * 1024, checkpointIntervalMs: 50 });
+const ts = '2030-01-01T00:00:00Z';
+
+await store.transaction(async (tx) => {
+  if (await tx.get('counters', 'total')) return;
+  await tx.insert('counters', { id: 'total', accountId: 'acc_crash', count: 0, expiresAt: ts });
+  for (let i = 0; i < 10; i++) await tx.insert('counters', { id: `b${i}`, accountId: 'acc_bal', count: 100, expiresAt: ts });
+});
+process.stdout.write('ready\n');
+
+let n = 0;
+async function transfer(tx: StoreTx, marker: string): Promise<void> {
+  const from = `b${Math.floor(Math.random() * 10)}`;
+  const to = `b${Math.floor(Math.random() * 10)}`;
+  const a = (await tx.get('counters', from))!;
+  await tx.update('counters', { ...a, count: a.count - 1 });
+  const b = (await tx.get('counters', to))!;
+  await tx.update('counters', { ...b, count: b.count + 1 });
+  const total = (await tx.get('counters', 'total'))!;
+  await tx.update('counters', { ...total, count: total.count + 1 });
+  await tx.insert('counters', { id: marker, accountId: 'acc_mark', count: 1, expiresAt: ts });
+}
+
+async function worker(): Promise<never> {
+  for (;;) {
+    const marker = `m_${process.pid}_${n++}`;
+    await store.transaction((tx) => transfer(tx, marker));
+    process.stdout.write(`ack ${marker}\n`);
+  }
+}
+
+await Promise.all(Array.from({ length: 8 }, worker));
