@@ -1,0 +1,85 @@
+import { base64urlDecode, isFingerprint, machineFingerprint } from '@svc-licensing/cert-format';
+import { LicenseClientError } from './client-errors.js';
+import type { FetchLike } from './client-http.js';
+import type { LicenseStorage } from './storage.js';
+
+/** Options of `createLicenseClient`. Give exactly one of `machineId` and `fingerprint`. */
+export interface LicenseClientOptions {
+  /** The service address including the version segment, e.g. `https://licensing.example.com/v1`. */
+  baseUrl: string;
+  /** The product ID (`prd_...`); public. */
+  product: string;
+  /** Public signing keys of the product: kid → base64url raw 32-byte Ed25519 key. Embed every key you publish. */
+  publicKeys: Readonly<Record<string, string>>;
+  /** The application's version, e.g. `2.4.1`; its major number is checked against the certificate's `maxMajor`. */
+  appVersion: string;
+  /** Where the certificate, the license key and the highest `issuedAt` are kept. */
+  storage: LicenseStorage;
+  /** `fetch` to use; default the global one (Node 20+, browsers, Electron). */
+  fetch?: FetchLike;
+  /** The raw machine ID (see `readMachineId` in `@svc-licensing/verifier/node`); hashed into the fingerprint. */
+  machineId?: string;
+  /** A ready fingerprint (64 lowercase hex), for apps that compute it themselves. */
+  fingerprint?: string;
+  /** The clock in milliseconds since the Unix epoch (like `Date.now`); tests move it. */
+  now?: () => number;
+  /** Abort a client API call after this many milliseconds (counted as a network error); default 15000. */
+  timeoutMs?: number;
+}
+
+/** The checked, derived configuration the client runs on. */
+export interface ClientConfig {
+  endpoint: (name: 'activate' | 'validate' | 'deactivate') => string;
+  product: string;
+  publicKeys: Readonly<Record<string, string>>;
+  appVersion: string;
+  appMajor: number;
+  storage: LicenseStorage;
+  fetch: FetchLike;
+  fingerprint: string;
+  now: () => number;
+  timeoutMs: number;
+}
+
+const invalid = (message: string): LicenseClientError => new LicenseClientError('invalid_argument', message);
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** Checks the options and derives the configuration; throws `invalid_argument` on a programmer error. */
+export function resolveClientOptions(options: LicenseClientOptions): ClientConfig {
+  if (typeof options !== 'object' || options === null) throw invalid('createLicenseClient: expected an options object');
+  const { baseUrl, product, publicKeys, appVersion, storage, machineId, fingerprint } = options;
+  if (!nonEmpty(baseUrl) || !/^https?:\/\//i.test(baseUrl)) throw invalid('baseUrl must be an http(s) URL ending with /v1');
+  if (!nonEmpty(product)) throw invalid('product must be the product ID');
+  if (typeof publicKeys !== 'object' || publicKeys === null || Object.keys(publicKeys).length === 0) {
+    throw invalid('publicKeys must map at least one kid to a base64url public key');
+  }
+  for (const [kid, text] of Object.entries(publicKeys)) {
+    if ((typeof text === 'string' ? base64urlDecode(text) : undefined)?.length !== 32) {
+      throw invalid(`publicKeys.${kid} must be base64url of a raw 32-byte Ed25519 public key`);
+    }
+  }
+  const major = nonEmpty(appVersion) ? /^v?(\d+)(?:[.\-+]|$)/.exec(appVersion.trim()) : null;
+  if (major === null) throw invalid('appVersion must start with a major version number, e.g. "2.4.1"');
+  if (typeof storage !== 'object' || storage === null || typeof storage.read !== 'function' || typeof storage.write !== 'function') {
+    throw invalid('storage must have read() and write(text)');
+  }
+  if ((machineId === undefined) === (fingerprint === undefined)) throw invalid('give exactly one of machineId and fingerprint');
+  if (machineId !== undefined && !nonEmpty(machineId)) throw invalid('machineId must be a non-empty string');
+  if (fingerprint !== undefined && !isFingerprint(fingerprint)) throw invalid('fingerprint must be 64 lowercase hex characters');
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw invalid('timeoutMs must be a positive number');
+  const base = baseUrl.replace(/\/+$/, '');
+  const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  return {
+    endpoint: (name) => `${base}/licenses/${name}`,
+    product,
+    publicKeys,
+    appVersion,
+    appMajor: Number(major[1]),
+    storage,
+    fetch: fetchFn,
+    fingerprint: fingerprint ?? machineFingerprint(product, machineId as string),
+    now: options.now ?? Date.now,
+    timeoutMs,
+  };
+}
