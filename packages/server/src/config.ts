@@ -1,0 +1,123 @@
+/**
+ * The server's configuration: every CLI option, its environment variable and its default, in one
+ * table, so the help text and the README list the same names.
+ */
+
+/** A configuration mistake: the CLI prints the message and exits with status 1. */
+export class ConfigError extends Error {
+  readonly code = 'config_error' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+
+  /** Works across module copies, unlike `instanceof`. */
+  static is(error: unknown): error is ConfigError {
+    return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'config_error';
+  }
+}
+
+/** One option: its `--flag`, environment variable, default and help line. */
+export interface OptionSpec {
+  flag: string;
+  env: string;
+  default?: string;
+  help: string;
+}
+
+/** Every option of every command, by name. */
+export const options = {
+  port: { flag: 'port', env: 'SVC_PORT', default: '8787', help: 'TCP port to listen on (0 picks a free one)' },
+  host: { flag: 'host', env: 'SVC_HOST', default: '127.0.0.1', help: 'address to listen on (0.0.0.0 for every interface)' },
+  data: { flag: 'data', env: 'SVC_DATA_DIR', default: './data', help: 'data folder of the embedded store (created if missing)' },
+  database: { flag: 'database', env: 'SVC_DATABASE_URL', help: 'mysql://user:pass@host:3306/db (MySQL/MariaDB) or memory: instead of --data' },
+  publicUrl: { flag: 'public-url', env: 'SVC_PUBLIC_URL', help: 'public address of the service without /v1 (default http://<host>:<port>), used in webhook URLs' },
+  name: { flag: 'name', env: 'SVC_ACCOUNT_NAME', help: 'name of the new account' },
+  ownerEmail: { flag: 'owner-email', env: 'SVC_OWNER_EMAIL', help: "e-mail address of the account's owner" },
+  servicePlan: { flag: 'service-plan', env: 'SVC_SERVICE_PLAN', help: "the account's service plan (default: the host's default plan)" },
+} as const satisfies Record<string, OptionSpec>;
+
+/** `SVC_MASTER_KEY`: base64 of 32 bytes; required with --database, generated into the data folder otherwise. */
+export const MASTER_KEY_ENV = 'SVC_MASTER_KEY';
+
+export type OptionName = keyof typeof options;
+export type Env = Record<string, string | undefined>;
+
+/** The value of an option: the flag, else its environment variable, else its default (empty counts as unset). */
+export function optionValue(name: OptionName, flags: Record<string, unknown>, env: Env): string | undefined {
+  const spec: OptionSpec = options[name];
+  const flag = flags[name];
+  if (typeof flag === 'string' && flag !== '') return flag;
+  const fromEnv = env[spec.env];
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  return spec.default;
+}
+
+/** Like `optionValue`, but missing is an error naming both ways to set it. */
+export function requiredValue(name: OptionName, flags: Record<string, unknown>, env: Env): string {
+  const value = optionValue(name, flags, env);
+  if (value === undefined) throw new ConfigError(`missing --${options[name].flag} (or ${options[name].env})`);
+  return value;
+}
+
+/** Where the records live. */
+export type StoreChoice = { kind: 'embedded'; dataDir: string } | { kind: 'memory' } | { kind: 'mysql'; url: string };
+
+/**
+ * Chooses the store: `--database` (or `SVC_DATABASE_URL`) when given, else the embedded store in
+ * `--data` (or `SVC_DATA_DIR`, default `./data`). Giving both flags is an error.
+ *
+ * @example
+ * ```ts
+ * chooseStore({}, { SVC_DATABASE_URL: 'mysql://root@127.0.0.1:3306/test' }); // { kind: 'mysql', url: '...' }
+ * ```
+ */
+export function chooseStore(flags: Record<string, unknown>, env: Env): StoreChoice {
+  if (typeof flags.data === 'string' && typeof flags.database === 'string') {
+    throw new ConfigError('give either --data or --database, not both');
+  }
+  const database = typeof flags.data === 'string' ? undefined : optionValue('database', flags, env);
+  if (database === undefined) return { kind: 'embedded', dataDir: requiredValue('data', flags, env) };
+  if (/^memory:(\/\/)?$/.test(database)) return { kind: 'memory' };
+  if (/^(mysql|mariadb):\/\//.test(database)) return { kind: 'mysql', url: database };
+  throw new ConfigError(`unsupported database URL ${JSON.stringify(redactUrl(database))}: use mysql://... or memory:`);
+}
+
+/** The URL with its password replaced, for messages and logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+}
+
+/** The listening address and public URL of `serve`. */
+export interface ServeConfig {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  store: StoreChoice;
+}
+
+/**
+ * Resolves the options of `serve`.
+ *
+ * @example
+ * ```ts
+ * serveConfig({ port: '0' }, process.env); // { port: 0, host: '127.0.0.1', publicBaseUrl: 'http://127.0.0.1:0', store: ... }
+ * ```
+ */
+export function serveConfig(flags: Record<string, unknown>, env: Env): ServeConfig {
+  const portText = requiredValue('port', flags, env);
+  const port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) throw new ConfigError(`--port must be a number from 0 to 65535, got ${JSON.stringify(portText)}`);
+  const host = requiredValue('host', flags, env);
+  const publicUrl = optionValue('publicUrl', flags, env);
+  if (publicUrl !== undefined && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(publicUrl)) {
+    throw new ConfigError(`--public-url must be an http(s) URL, got ${JSON.stringify(publicUrl)}`);
+  }
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    port,
+    host,
+    publicBaseUrl: (publicUrl ?? `http://${urlHost}:${port}`).replace(/\/+$/, '').replace(/\/v1$/, ''),
+    store: chooseStore(flags, env),
+  };
+}

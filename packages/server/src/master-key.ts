@@ -1,0 +1,98 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { link, open, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConfigError, MASTER_KEY_ENV } from './config.js';
+
+/** Name of the generated master key file inside a data folder. */
+export const MASTER_KEY_FILE = 'master.key';
+
+/**
+ * Decodes a master key given as base64 (standard or url alphabet) of exactly 32 bytes.
+ *
+ * @example
+ * ```ts
+ * parseMasterKey(process.env.SVC_MASTER_KEY!, 'SVC_MASTER_KEY'); // Uint8Array(32)
+ * ```
+ */
+export function parseMasterKey(text: string, source: string): Uint8Array {
+  const trimmed = text.trim();
+  const bytes = /^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed) ? Buffer.from(trimmed, 'base64') : Buffer.alloc(0);
+  if (bytes.length !== 32) {
+    throw new ConfigError(`${source} must be the base64 of 32 random bytes (generate one with: openssl rand -base64 32)`);
+  }
+  return new Uint8Array(bytes);
+}
+
+/** Where a master key came from. */
+export type MasterKeySource = 'environment' | 'data-folder' | 'generated' | 'ephemeral';
+
+/** Options of {@link resolveMasterKey}. */
+export interface ResolveMasterKeyOptions {
+  /** `SVC_MASTER_KEY`, if set. */
+  fromEnv: string | undefined;
+  /** The embedded store's data folder: the key is read from, or generated into, `<dataDir>/master.key`. */
+  dataDir?: string;
+  /** A store that keeps nothing (memory): a random key for this process is fine. */
+  ephemeral?: boolean;
+  /** Where warnings go (stderr by default). */
+  warn?: (message: string) => void;
+}
+
+/**
+ * Finds the master key that encrypts stored secrets: `SVC_MASTER_KEY` when set; on the embedded
+ * store the data folder's `master.key`, generated (mode 0600) with a warning on first use;
+ * otherwise (MySQL) a `ConfigError`, since every server process must share one key.
+ *
+ * @example
+ * ```ts
+ * const { key } = await resolveMasterKey({ fromEnv: process.env.SVC_MASTER_KEY, dataDir: './data' });
+ * const secrets = createSecretBox(key);
+ * ```
+ */
+export async function resolveMasterKey(options: ResolveMasterKeyOptions): Promise<{ key: Uint8Array; source: MasterKeySource }> {
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
+  const fromEnv = options.fromEnv?.trim() ? parseMasterKey(options.fromEnv, MASTER_KEY_ENV) : null;
+  if (options.dataDir === undefined) {
+    if (fromEnv) return { key: fromEnv, source: 'environment' };
+    if (options.ephemeral) return { key: new Uint8Array(randomBytes(32)), source: 'ephemeral' };
+    throw new ConfigError('SVC_MASTER_KEY is required with --database (the base64 of 32 random bytes: openssl rand -base64 32)');
+  }
+  const path = join(options.dataDir, MASTER_KEY_FILE);
+  const stored = await readFile(path, 'utf8').then(
+    (text) => parseMasterKey(text, path),
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    },
+  );
+  if (fromEnv && stored && !timingSafeEqual(fromEnv, stored)) {
+    throw new ConfigError(`SVC_MASTER_KEY differs from the key in ${path}; the stored secrets need the key they were encrypted with`);
+  }
+  if (fromEnv) return { key: fromEnv, source: 'environment' };
+  if (stored) return { key: stored, source: 'data-folder' };
+  const key = await createKeyFile(path);
+  warn(`generated a new master key in ${path}; it encrypts the stored secrets: back it up with the data folder and keep it private`);
+  return { key, source: 'generated' };
+}
+
+/** Writes a fresh key to `path` atomically (temp file, fsync, hard link: never a half-written key). */
+async function createKeyFile(path: string): Promise<Uint8Array> {
+  const key = new Uint8Array(randomBytes(32));
+  const temp = `${path}.${process.pid}.tmp`;
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(`${Buffer.from(key).toString('base64')}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(temp, path); // fails if another process created the key meanwhile
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return parseMasterKey(await readFile(path, 'utf8'), path);
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+  return key;
+}

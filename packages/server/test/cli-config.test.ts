@@ -1,0 +1,96 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, chooseStore, serveConfig } from '../src/config.js';
+import { resolveMasterKey } from '../src/master-key.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-config-'));
+  dirs.push(dir);
+  return dir;
+}
+const key32 = Buffer.alloc(32, 7).toString('base64');
+
+describe('serve options', () => {
+  it('default to 127.0.0.1:8787 on the embedded store in ./data', () => {
+    expect(serveConfig({}, {})).toEqual({
+      port: 8787,
+      host: '127.0.0.1',
+      publicBaseUrl: 'http://127.0.0.1:8787',
+      store: { kind: 'embedded', dataDir: './data' },
+    });
+  });
+
+  it('come from the environment, and a flag beats its environment variable', () => {
+    const env = { SVC_PORT: '9000', SVC_HOST: '0.0.0.0', SVC_DATA_DIR: '/srv/svc', SVC_PUBLIC_URL: 'https://lic.example.com/v1/' };
+    expect(serveConfig({}, env)).toEqual({
+      port: 9000,
+      host: '0.0.0.0',
+      publicBaseUrl: 'https://lic.example.com',
+      store: { kind: 'embedded', dataDir: '/srv/svc' },
+    });
+    expect(serveConfig({ port: '9100', data: '/tmp/x' }, env)).toMatchObject({ port: 9100, store: { dataDir: '/tmp/x' } });
+  });
+
+  it('refuse a bad port or public URL with a message naming the option', () => {
+    expect(() => serveConfig({ port: 'eighty' }, {})).toThrow(/--port must be a number/);
+    expect(() => serveConfig({}, { SVC_PORT: '70000' })).toThrow(/--port/);
+    expect(() => serveConfig({ publicUrl: 'ftp://x' }, {})).toThrow(/--public-url/);
+  });
+});
+
+describe('store choice', () => {
+  it('takes --database (or SVC_DATABASE_URL) over the data folder, and refuses both flags at once', () => {
+    expect(chooseStore({}, { SVC_DATABASE_URL: 'mysql://root@127.0.0.1:3306/test' })).toEqual({ kind: 'mysql', url: 'mysql://root@127.0.0.1:3306/test' });
+    expect(chooseStore({ database: 'memory:' }, {})).toEqual({ kind: 'memory' });
+    expect(chooseStore({ data: './d' }, { SVC_DATABASE_URL: 'mysql://x/y' })).toEqual({ kind: 'embedded', dataDir: './d' });
+    expect(() => chooseStore({ data: './d', database: 'memory:' }, {})).toThrow(/either --data or --database/);
+  });
+
+  it('refuses an unknown database URL without echoing its password', () => {
+    let error: unknown;
+    try {
+      chooseStore({ database: 'postgres://u:hunter2@h/db' }, {});
+    } catch (e) {
+      error = e;
+    }
+    expect(ConfigError.is(error)).toBe(true);
+    expect((error as Error).message).toContain('postgres://u:***@h/db');
+    expect((error as Error).message).not.toContain('hunter2');
+  });
+});
+
+describe('master key', () => {
+  it('is generated into the data folder on first use (mode 0600, with a warning), then reused', async () => {
+    const dir = await tempDir();
+    const warnings: string[] = [];
+    const first = await resolveMasterKey({ fromEnv: undefined, dataDir: dir, warn: (m) => warnings.push(m) });
+    expect(first.source).toBe('generated');
+    expect(first.key).toHaveLength(32);
+    expect(warnings).toEqual([expect.stringContaining(join(dir, 'master.key'))]);
+    expect((await stat(join(dir, 'master.key'))).mode & 0o777).toBe(0o600);
+    const second = await resolveMasterKey({ fromEnv: undefined, dataDir: dir, warn: (m) => warnings.push(m) });
+    expect(second).toEqual({ key: first.key, source: 'data-folder' });
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('comes from SVC_MASTER_KEY when set, and must match a key already in the data folder', async () => {
+    const dir = await tempDir();
+    expect(await resolveMasterKey({ fromEnv: key32, dataDir: dir })).toEqual({ key: new Uint8Array(Buffer.alloc(32, 7)), source: 'environment' });
+    await writeFile(join(dir, 'master.key'), `${Buffer.alloc(32, 9).toString('base64')}\n`);
+    await expect(resolveMasterKey({ fromEnv: key32, dataDir: dir })).rejects.toThrow(/differs from the key/);
+    expect(await readFile(join(dir, 'master.key'), 'utf8')).toBe(`${Buffer.alloc(32, 9).toString('base64')}\n`);
+  });
+
+  it('is required from the environment for a database, and must be 32 bytes of base64', async () => {
+    await expect(resolveMasterKey({ fromEnv: undefined })).rejects.toThrow(/SVC_MASTER_KEY is required/);
+    await expect(resolveMasterKey({ fromEnv: Buffer.alloc(16).toString('base64') })).rejects.toThrow(/32 random bytes/);
+    expect((await resolveMasterKey({ fromEnv: key32 })).source).toBe('environment');
+    expect((await resolveMasterKey({ fromEnv: undefined, ephemeral: true })).key).toHaveLength(32);
+  });
+});
