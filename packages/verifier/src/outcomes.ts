@@ -1,0 +1,21 @@
+/**
+ * The spec's certificate verification outcomes, in the order their rules are applied
+ * (`valid` first; `malformed` comes from rules 1 and 3).
+ */
+export const VERIFICATION_OUTCOMES = [
+  'valid',
+  'malformed',
+  'invalid_signature',
+  'wrong_product',
+  'wrong_machine',
+  'expired',
+  'not_usable',
+  'version_not_covered',
+  'clock_tampered',
+] as const;
+
+/** One of the nine verification outcomes. */
+export type VerificationOutcome = (typeof VERIFICATION_OUTCOMES)[number];
+
+/** Clock rollback tolerance of the spec: 86,400 seconds. */
+export const CLOCK_ROLLBACK_TOLERANCE_SECONDS = 86_400;

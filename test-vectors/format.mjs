@@ -1,0 +1,49 @@
+// Checks that a parsed JSON document is a `crt1-test-vectors-v1` vector file. Plain JavaScript so the
+// conformance runner (scripts/conformance.mjs) and the tests share it.
+
+const OUTCOMES = ['valid', 'malformed', 'invalid_signature', 'wrong_product', 'wrong_machine', 'expired', 'not_usable', 'version_not_covered', 'clock_tampered'];
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStringMap = (value) => isObject(value) && Object.values(value).every((v) => typeof v === 'string');
+
+/**
+ * @param {unknown} doc the parsed JSON
+ * @returns {{ ok: true, file: any } | { ok: false, problems: string[] }}
+ */
+export function checkVectorFile(doc) {
+  const problems = [];
+  const need = (condition, message) => {
+    if (!condition) problems.push(message);
+  };
+  if (!isObject(doc)) return { ok: false, problems: ['the document is not a JSON object'] };
+  need(doc.format === 'crt1-test-vectors-v1', `"format" must be "crt1-test-vectors-v1", got ${JSON.stringify(doc.format)}`);
+  need(isStringMap(doc.publicKeys) && Object.keys(doc.publicKeys).length > 0, '"publicKeys" must be an object of kid → base64url public key');
+  need(doc.privateKeys === undefined || isStringMap(doc.privateKeys), '"privateKeys" must be an object of kid → base64url seed');
+  need(typeof doc.product === 'string', '"product" must be a string');
+  need(typeof doc.fingerprint === 'string', '"fingerprint" must be a string');
+  if (!Array.isArray(doc.cases) || doc.cases.length === 0) {
+    problems.push('"cases" must be a non-empty array');
+  } else {
+    doc.cases.forEach((c, i) => {
+      const at = `cases[${i}]`;
+      if (!isObject(c)) return problems.push(`${at} must be an object`);
+      need(typeof c.name === 'string', `${at}.name must be a string`);
+      need(typeof c.certificate === 'string', `${at}.certificate must be a string`);
+      need(Number.isFinite(c.now), `${at}.now must be a number (Unix seconds)`);
+      need(Number.isInteger(c.appMajor) && c.appMajor >= 0, `${at}.appMajor must be a non-negative integer`);
+      need(c.highestIssuedAt === null || Number.isFinite(c.highestIssuedAt), `${at}.highestIssuedAt must be a number or null`);
+      need(OUTCOMES.includes(c.expected), `${at}.expected must be one of ${OUTCOMES.join(', ')}`);
+      need(c.product === undefined || typeof c.product === 'string', `${at}.product must be a string when present`);
+      need(c.fingerprint === undefined || typeof c.fingerprint === 'string', `${at}.fingerprint must be a string when present`);
+    });
+  }
+  if (doc.keyNormalization !== undefined) {
+    if (!Array.isArray(doc.keyNormalization)) problems.push('"keyNormalization" must be an array');
+    else
+      doc.keyNormalization.forEach((k, i) => {
+        const ok = isObject(k) && typeof k.input === 'string' && typeof k.normalized === 'string' && typeof k.sha256 === 'string';
+        need(ok, `keyNormalization[${i}] must be { input, normalized, sha256 } strings`);
+      });
+  }
+  return problems.length === 0 ? { ok: true, file: doc } : { ok: false, problems };
+}
