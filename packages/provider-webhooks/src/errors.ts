@@ -1,4 +1,11 @@
-/** Why a webhook body could not be turned into a command. */
+/**
+ * Why a webhook body could not be turned into a command.
+ *
+ * @example
+ * ```ts
+ * const notJson = result.status === 'invalid' && result.error.code === 'invalid_json';
+ * ```
+ */
 export type WebhookParseErrorCode =
   /** The body is not valid UTF-8 JSON. */
   | 'invalid_json'

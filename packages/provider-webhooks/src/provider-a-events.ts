@@ -3,7 +3,14 @@ import { readJson, validate } from './_internal/json.js';
 import * as s from './_internal/provider-a-schemas.js';
 import type { ParseResult, RawBody } from './types.js';
 
-/** The provider_a event types the service acts on (the list a notification destination must send). */
+/**
+ * The provider_a event types the service acts on: the list a notification destination must send.
+ *
+ * @example
+ * ```ts
+ * console.log(`Subscribe the destination to: ${PROVIDER_A_EVENT_TYPES.join(', ')}`);
+ * ```
+ */
 export const PROVIDER_A_EVENT_TYPES = [
   'customer.created',
   'customer.updated',
@@ -18,7 +25,14 @@ export const PROVIDER_A_EVENT_TYPES = [
   'adjustment.updated',
 ] as const;
 
-/** A provider_a subscription status mapped to a license status. */
+/**
+ * A provider_a subscription status mapped to a license status (`subscription.updated` follows it).
+ *
+ * @example
+ * ```ts
+ * PROVIDER_A_STATUS_MAP.paused; // 'suspended'
+ * ```
+ */
 export const PROVIDER_A_STATUS_MAP: Readonly<Record<(typeof s.SUBSCRIPTION_STATUSES)[number], SubscriptionStatus>> = {
   active: 'active',
   trialing: 'active',

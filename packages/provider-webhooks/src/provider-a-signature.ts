@@ -1,13 +1,34 @@
 import { hasSecret, hexDigestMatches, hmacSha256 } from './_internal/hmac.js';
 import type { RawBody, SignatureResult, WebhookSecret } from './types.js';
 
-/** Name of provider_a's signature header. */
+/**
+ * Name of provider_a's signature header.
+ *
+ * @example
+ * ```ts
+ * const header = request.headers.get(PROVIDER_A_SIGNATURE_HEADER); // 'ts=1718000000;h1=…'
+ * ```
+ */
 export const PROVIDER_A_SIGNATURE_HEADER = 'Provider-A-Signature';
 
-/** How far `ts` may be from now, in either direction, by default: 5 minutes. */
+/**
+ * How far `ts` may be from now, in either direction, by default: 300 seconds (5 minutes, inclusive).
+ *
+ * @example
+ * ```ts
+ * verifyProviderASignature({ rawBody, header, secret, toleranceSeconds: PROVIDER_A_TOLERANCE_SECONDS });
+ * ```
+ */
 export const PROVIDER_A_TOLERANCE_SECONDS = 300;
 
-/** Input of {@link verifyProviderASignature}. */
+/**
+ * Input of {@link verifyProviderASignature}.
+ *
+ * @example
+ * ```ts
+ * const input: VerifyProviderAInput = { rawBody, header, secret, now: Date.now() };
+ * ```
+ */
 export interface VerifyProviderAInput {
   /** The request body exactly as received, before any parsing. */
   rawBody: RawBody;

@@ -4,7 +4,14 @@ import { readJson, validate } from './_internal/json.js';
 import * as s from './_internal/provider-b-schemas.js';
 import type { ParseResult, RawBody } from './types.js';
 
-/** The provider_b event types the service acts on (enable these on the provider's webhook). */
+/**
+ * The provider_b event types the service acts on: enable these on the provider's webhook.
+ *
+ * @example
+ * ```ts
+ * console.log(`Tick these events: ${PROVIDER_B_EVENT_TYPES.join(', ')}`);
+ * ```
+ */
 export const PROVIDER_B_EVENT_TYPES = [
   'order_created',
   'order_refunded',
@@ -21,7 +28,14 @@ export const PROVIDER_B_EVENT_TYPES = [
   'subscription_payment_refunded',
 ] as const;
 
-/** A provider_b subscription status mapped to a license status. */
+/**
+ * A provider_b subscription status mapped to a license status.
+ *
+ * @example
+ * ```ts
+ * PROVIDER_B_STATUS_MAP.unpaid; // 'past_due'
+ * ```
+ */
 export const PROVIDER_B_STATUS_MAP: Readonly<Record<(typeof s.SUBSCRIPTION_STATUSES)[number], SubscriptionStatus>> = {
   on_trial: 'active',
   active: 'active',

@@ -1,10 +1,24 @@
 import { hasSecret, hexDigestMatches, hmacSha256 } from './_internal/hmac.js';
 import type { RawBody, SignatureResult, WebhookSecret } from './types.js';
 
-/** Name of provider_b's signature header. */
+/**
+ * Name of provider_b's signature header.
+ *
+ * @example
+ * ```ts
+ * const signature = request.headers.get(PROVIDER_B_SIGNATURE_HEADER); // 64 hex digits
+ * ```
+ */
 export const PROVIDER_B_SIGNATURE_HEADER = 'X-Signature';
 
-/** Input of {@link verifyProviderBSignature}. */
+/**
+ * Input of {@link verifyProviderBSignature}.
+ *
+ * @example
+ * ```ts
+ * const input: VerifyProviderBInput = { rawBody, signature: headers.get('X-Signature'), secret };
+ * ```
+ */
 export interface VerifyProviderBInput {
   /** The request body exactly as received, before any parsing. */
   rawBody: RawBody;

@@ -8,7 +8,14 @@ import { PROVIDER_B_SIGNATURE_HEADER, verifyProviderBSignature } from './provide
 import type { PaymentCommand } from '@svc-licensing/license-engine';
 import type { HeadersInput, RawBody, SignatureFailureReason, WebhookSecret } from './types.js';
 
-/** Input of {@link readWebhook}. */
+/**
+ * Input of {@link readWebhook}.
+ *
+ * @example
+ * ```ts
+ * const input: ReadWebhookInput = { rawBody, headers: request.headers, secret, now: clock.now() };
+ * ```
+ */
 export interface ReadWebhookInput {
   /** The request body exactly as received. */
   rawBody: RawBody;
@@ -26,6 +33,12 @@ export interface ReadWebhookInput {
  * What a webhook request amounts to: `unauthorized` (answer 401, process nothing), `invalid` (a
  * verified body that cannot be read: answer it as a processing error, change nothing) or `ok` with
  * the command for the engine.
+ *
+ * @example
+ * ```ts
+ * const result: ReadWebhookResult = readWebhook('provider_a', input);
+ * const status = result.status === 'unauthorized' ? 401 : result.status === 'invalid' ? 500 : 200;
+ * ```
  */
 export type ReadWebhookResult =
   | { status: 'unauthorized'; reason: SignatureFailureReason }
