@@ -1,0 +1,247 @@
+import type { Store, StoreTx } from '@svc-licensing/license-engine';
+import { createPool } from 'mysql2/promise';
+import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { MySqlStoreError, connectionFailure, isRetryable, isServerError } from './errors.js';
+import { databaseName, latestVersion, migrate } from './migrate.js';
+import { createTx } from './tx.js';
+import type { Run } from './tx.js';
+
+/** Options of {@link createMySqlStore}. Every one has a default fit for one server process. */
+export interface MySqlStoreOptions {
+  /** Most connections open at once. Default 10. */
+  poolSize?: number;
+  /** Give up connecting after this long. Default 5000 ms. */
+  connectTimeoutMs?: number;
+  /** Give up on one statement after this long (the connection is then discarded). Default 10000 ms. */
+  queryTimeoutMs?: number;
+  /** Give up waiting for a free pooled connection after this long. Default: `queryTimeoutMs`. */
+  acquireTimeoutMs?: number;
+  /** `innodb_lock_wait_timeout` of the store's sessions, in whole seconds. Default 5. */
+  lockWaitTimeoutSeconds?: number;
+  /** How many times a unit of work runs again after a deadlock or lock-wait timeout. Default 5. */
+  maxRetries?: number;
+  /** Apply pending migrations before the first transaction. Default true; when false, a schema older than this code is refused. */
+  migrate?: boolean;
+}
+
+/** A {@link Store} on MySQL 8 or MariaDB 10.11+, shareable by many server processes. */
+export interface MySqlStore extends Store {
+  /**
+   * Resolves once the schema is current (migrating it unless `migrate: false`). Transactions
+   * wait for it by themselves; call it at start-up to fail early on a bad URL. After a failure
+   * the next call tries again.
+   */
+  ready(): Promise<void>;
+}
+
+interface VersionRow extends RowDataPacket {
+  version: number | null;
+}
+
+const ER_NO_SUCH_TABLE = 1146;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Creates a store on the MySQL or MariaDB database at `url`
+ * (`mysql://user:password@host:3306/database`). Each unit of work is one database transaction
+ * on a pooled connection (`lock: true` reads are `SELECT ... FOR UPDATE`); it runs again after
+ * a deadlock or lock-wait timeout, up to `maxRetries` times. While the database is unreachable
+ * every call fails quickly with a {@link MySqlStoreError}; the pool reconnects by itself.
+ *
+ * @example
+ * ```ts
+ * import { createMySqlStore } from '@svc-licensing/server';
+ * const store = createMySqlStore('mysql://root@127.0.0.1:3306/licensing', { poolSize: 20 });
+ * await store.ready(); // migrates the schema
+ * const account = await store.transaction((tx) => tx.get('accounts', 'acc_01J...'));
+ * await store.close();
+ * ```
+ */
+export function createMySqlStore(url: string, options: MySqlStoreOptions = {}): MySqlStore {
+  databaseName(url);
+  const connectTimeout = options.connectTimeoutMs ?? 5000;
+  const queryTimeout = options.queryTimeoutMs ?? 10_000;
+  const acquireTimeout = options.acquireTimeoutMs ?? queryTimeout;
+  const lockWait = Math.max(1, Math.trunc(options.lockWaitTimeoutSeconds ?? 5));
+  const maxRetries = Math.max(0, Math.trunc(options.maxRetries ?? 5));
+  const poolSize = Math.max(1, Math.trunc(options.poolSize ?? 10));
+
+  const pool = createPool({
+    uri: url,
+    connectionLimit: poolSize,
+    maxIdle: poolSize,
+    idleTimeout: 60_000,
+    connectTimeout,
+    enableKeepAlive: true,
+    keepAliveInitialDelay: 10_000,
+    charset: 'UTF8MB4_BIN',
+  });
+  // A broken connection may report more than one error; the pool drops it on the first, and
+  // this listener keeps the later ones from becoming unhandled 'error' events.
+  pool.pool.on('connection', (connection) => connection.on('error', () => undefined));
+  const prepared = new WeakSet<object>();
+  /** Failures after which a retry is unsafe (the connection broke during COMMIT). */
+  const uncertain = new WeakSet<object>();
+  /** Failures of a reused connection before COMMIT: safe to run again on a fresh connection. */
+  const stale = new WeakSet<object>();
+  let closed = false;
+  let readiness: Promise<void> | null = null;
+
+  async function checkVersion(): Promise<void> {
+    const connection = await acquire();
+    try {
+      const [rows] = await connection.query<VersionRow[]>({ sql: 'SELECT MAX(`version`) AS `version` FROM `schema_migrations`', timeout: queryTimeout });
+      const version = Number(rows[0]?.version ?? 0);
+      if (version < latestVersion()) {
+        throw new MySqlStoreError('store_schema', `mysql store: schema version ${version}, this code needs ${latestVersion()}: run the migrations`);
+      }
+    } catch (error) {
+      if ((error as { errno?: number }).errno === ER_NO_SUCH_TABLE) {
+        throw new MySqlStoreError('store_schema', 'mysql store: the database has no schema: run the migrations', { cause: error });
+      }
+      if (!isServerError(error)) connection.destroy();
+      throw MySqlStoreError.is(error) || isServerError(error) ? error : connectionFailure(error);
+    } finally {
+      connection.release();
+    }
+  }
+
+  function ready(): Promise<void> {
+    readiness ??= (options.migrate === false ? checkVersion() : migrate(url, { connectTimeoutMs: connectTimeout }).then(() => undefined)).catch(
+      (error: unknown) => {
+        readiness = null;
+        throw error;
+      },
+    );
+    return readiness;
+  }
+
+  /** A pooled connection, set up for the store on first use; fails after `acquireTimeout`. */
+  async function acquire(): Promise<PoolConnection> {
+    return (await acquireTracked()).connection;
+  }
+
+  /** Like `acquire`, telling whether the connection had been used before (and could be stale). */
+  async function acquireTracked(): Promise<{ connection: PoolConnection; reused: boolean }> {
+    const connection = await new Promise<PoolConnection>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        settled = true;
+        reject(connectionFailure({ code: 'ACQUIRE_TIMEOUT', message: 'no pooled connection became free in time' }));
+      }, acquireTimeout);
+      pool.getConnection().then(
+        (c) => {
+          if (settled) return c.release();
+          settled = true;
+          clearTimeout(timer);
+          resolve(c);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          reject(isServerError(error) ? error : connectionFailure(error));
+        },
+      );
+    });
+    const reused = prepared.has(connection.connection);
+    if (!reused) {
+      try {
+        await connection.query({
+          sql: "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION', SESSION innodb_lock_wait_timeout = ?",
+          values: [lockWait],
+          timeout: queryTimeout,
+        });
+        await connection.query({ sql: 'SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ', timeout: queryTimeout });
+      } catch (error) {
+        connection.destroy();
+        throw isServerError(error) ? error : connectionFailure(error);
+      }
+      prepared.add(connection.connection);
+    }
+    return { connection, reused };
+  }
+
+  /** One attempt at `work` in one database transaction. */
+  async function attempt<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    const { connection, reused } = await acquireTracked();
+    // Set when the server rolled the transaction back (deadlock) or the connection broke:
+    // nothing more may run in this attempt, even if `work` swallowed the error.
+    let doomed: unknown = null;
+    let broken = false;
+    const control = async (sql: string) => {
+      try {
+        await connection.query({ sql, timeout: queryTimeout });
+      } catch (error) {
+        if (isServerError(error)) throw error;
+        broken = true;
+        const failure = connectionFailure(error);
+        // The COMMIT may or may not have happened: running the work again could apply it twice.
+        if (sql === 'COMMIT') uncertain.add(failure);
+        throw failure;
+      }
+    };
+    const run: Run = async <R extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly (string | null)[]) => {
+      if (doomed) throw doomed;
+      try {
+        const [rows] = await connection.execute<R>({ sql, values: values as (string | null)[], timeout: queryTimeout });
+        return rows;
+      } catch (error) {
+        if (isRetryable(error)) doomed = error;
+        if (isServerError(error)) throw error;
+        broken = true;
+        doomed = connectionFailure(error);
+        throw doomed;
+      }
+    };
+    try {
+      await control('START TRANSACTION');
+      const result = await work(createTx(run));
+      if (doomed) throw doomed;
+      await control('COMMIT');
+      return result;
+    } catch (error) {
+      if (!broken) await control('ROLLBACK').catch(() => (broken = true));
+      const failure = doomed ?? error;
+      // A pooled connection the server closed meanwhile (restart, idle kill) fails on first use;
+      // nothing was committed, so the work may run again on another connection.
+      const lost = MySqlStoreError.is(failure) && failure.code === 'store_unavailable' && !uncertain.has(failure);
+      if (broken && reused && lost) stale.add(failure);
+      throw failure;
+    } finally {
+      if (broken) connection.destroy();
+      else connection.release();
+    }
+  }
+
+  return {
+    ready,
+    async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+      if (closed) throw new Error('store is closed');
+      await ready();
+      let staleRetries = 0;
+      for (let retry = 0; ; retry++) {
+        try {
+          return await attempt(work);
+        } catch (error) {
+          // Each pooled connection may be stale once; a fresh connection failing is final.
+          if (typeof error === 'object' && error !== null && stale.has(error) && staleRetries++ <= poolSize) {
+            retry--;
+            continue;
+          }
+          if (!isRetryable(error)) throw error;
+          if (retry >= maxRetries) {
+            throw new MySqlStoreError('store_busy', `mysql store: transaction still conflicting after ${maxRetries} retries`, { cause: error });
+          }
+          await sleep(Math.random() * Math.min(250, 10 * 2 ** retry));
+        }
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

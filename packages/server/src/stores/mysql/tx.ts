@@ -1,0 +1,157 @@
+import { StoreConflictError } from '@svc-licensing/license-engine';
+import type { Collection, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { duplicateKeyName, isDuplicateKey } from './errors.js';
+import { tables } from './schema.js';
+
+/** Runs one statement with `?` placeholders on the transaction's connection. */
+export type Run = <T extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[]) => Promise<T>;
+
+/** What a placeholder binds: column values are strings or NULL. */
+export type SqlValue = string | null;
+
+interface DocRow extends RowDataPacket {
+  doc: string;
+}
+interface CountRow extends RowDataPacket {
+  n: number | string;
+}
+
+/** The column value of a field: NULL for a missing value, the text of anything else. */
+const columnValue = (value: unknown): SqlValue =>
+  value === undefined || value === null ? null : typeof value === 'string' ? value : JSON.stringify(value);
+
+const quote = (identifier: string): string => `\`${identifier}\``;
+
+function column(collection: Collection, field: string): string {
+  if (field === 'id') return quote('id');
+  const name = tables[collection].columns.get(field);
+  if (!name) throw new Error(`mysql store: ${collection}.${field} is not an indexed field`);
+  return quote(name);
+}
+
+/** `WHERE` conditions for an equality filter; `null` matches NULL. */
+function conditions(collection: Collection, where: object): { sql: string[]; values: SqlValue[] } {
+  const sql: string[] = [];
+  const values: SqlValue[] = [];
+  for (const [field, value] of Object.entries(where)) {
+    if (value === undefined) continue;
+    if (value === null) sql.push(`${column(collection, field)} IS NULL`);
+    else {
+      sql.push(`${column(collection, field)} = ?`);
+      values.push(columnValue(value));
+    }
+  }
+  return { sql, values };
+}
+
+const whereSql = (parts: string[]): string => (parts.length ? ` WHERE ${parts.join(' AND ')}` : '');
+
+/** Escapes LIKE wildcards with `!` (valid whatever the server's backslash setting is). */
+const likeContains = (text: string): string => `%${text.toLowerCase().replace(/[!%_]/g, '!$&')}%`;
+
+/** The cursor is the base64url of the last returned ID: opaque to callers, stable under inserts. */
+export const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
+export const decodeCursor = (cursor: string): string => Buffer.from(cursor, 'base64url').toString('utf8');
+
+const parse = <C extends Collection>(rows: DocRow[]): RecordMap[C][] => rows.map((r) => JSON.parse(r.doc) as RecordMap[C]);
+
+/**
+ * The store operations of one unit of work, as SQL on one connection. Every value is bound to a
+ * placeholder; identifiers come only from the fixed table maps.
+ */
+export function createTx(run: Run): StoreTx {
+  const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined) => {
+    const { sql, values } = conditions(collection, where);
+    const rows = await run<DocRow[]>(
+      `SELECT \`doc\` FROM ${quote(tables[collection].table)}${whereSql(sql)} ORDER BY \`id\`${tail}${lock ? ' FOR UPDATE' : ''}`,
+      values,
+    );
+    return parse<C>(rows);
+  };
+
+  const write = async (collection: Collection, sql: string, values: SqlValue[]): Promise<ResultSetHeader> => {
+    try {
+      return await run<ResultSetHeader>(sql, values);
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      const key = duplicateKeyName(error);
+      throw new StoreConflictError(collection, tables[collection].uniqueKeys.get(key) ?? key);
+    }
+  };
+
+  const recordColumns = (collection: Collection, record: object): { names: string[]; values: SqlValue[] } => {
+    const fields = record as Record<string, unknown>;
+    const names: string[] = [];
+    const values: SqlValue[] = [];
+    for (const [field, name] of tables[collection].columns) {
+      names.push(quote(name));
+      values.push(columnValue(fields[field]));
+    }
+    return { names, values };
+  };
+
+  return {
+    async get(collection, id, options) {
+      const [record] = await select(collection, { id }, '', options?.lock);
+      return record ?? null;
+    },
+    async findOne(collection, where, options) {
+      const [record] = await select(collection, where, ' LIMIT 1', options?.lock);
+      return record ?? null;
+    },
+    async findMany(collection, where, options) {
+      return select(collection, where, '', options?.lock);
+    },
+    async count<C extends Collection>(collection: C, where: Where<C>) {
+      const { sql, values } = conditions(collection, where);
+      const rows = await run<CountRow[]>(`SELECT COUNT(*) AS \`n\` FROM ${quote(tables[collection].table)}${whereSql(sql)}`, values);
+      return Number(rows[0]?.n ?? 0);
+    },
+    async page<C extends Collection>(collection: C, query: PageQuery<C>): Promise<Page<RecordMap[C]>> {
+      if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw new RangeError(`mysql store: bad page limit ${query.limit}`);
+      const { sql, values } = conditions(collection, query.where ?? {});
+      if (query.search) {
+        const pattern = likeContains(query.search.text);
+        sql.push(`(${query.search.fields.map((f) => `LOWER(${column(collection, f)}) LIKE ? ESCAPE '!'`).join(' OR ')})`);
+        for (const _ of query.search.fields) values.push(pattern);
+      }
+      const desc = query.order === 'desc';
+      if (query.cursor) {
+        sql.push(desc ? '`id` < ?' : '`id` > ?');
+        values.push(decodeCursor(query.cursor));
+      }
+      // The limit is a checked integer; it is bound as text, which MySQL 8 and MariaDB both accept.
+      values.push(String(query.limit + 1));
+      const rows = await run<DocRow[]>(
+        `SELECT \`doc\` FROM ${quote(tables[collection].table)}${whereSql(sql)} ORDER BY \`id\` ${desc ? 'DESC' : 'ASC'} LIMIT ?`,
+        values,
+      );
+      const data = parse<C>(rows.slice(0, query.limit));
+      const last = data[data.length - 1] as { id: string } | undefined;
+      return { data, nextCursor: rows.length > query.limit && last ? encodeCursor(last.id) : null };
+    },
+    async insert(collection, record) {
+      const { names, values } = recordColumns(collection, record);
+      const placeholders = ['?', '?', ...names.map(() => '?')].join(', ');
+      await write(
+        collection,
+        `INSERT INTO ${quote(tables[collection].table)} (\`id\`, \`doc\`${names.map((n) => `, ${n}`).join('')}) VALUES (${placeholders})`,
+        [columnValue(record.id), JSON.stringify(record), ...values],
+      );
+    },
+    async update(collection, record) {
+      const { names, values } = recordColumns(collection, record);
+      const result = await write(
+        collection,
+        `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ?`,
+        [JSON.stringify(record), ...values, columnValue(record.id)],
+      );
+      // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
+      if (result.affectedRows === 0) throw new Error(`no ${collection} record ${record.id} to update`);
+    },
+    async delete(collection, id) {
+      await run<ResultSetHeader>(`DELETE FROM ${quote(tables[collection].table)} WHERE \`id\` = ?`, [id]);
+    },
+  };
+}
