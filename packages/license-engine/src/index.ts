@@ -5,3 +5,45 @@ export type * from './commands.js';
 export { LicensingError } from './errors.js';
 export type { LicensingErrorCode } from './errors.js';
 export type { Clock, Random, IdGenerator, IdPrefix, SecretBox } from './ports.js';
+
+export { createLicenseEngine } from './engine.js';
+export type { LicenseEngine, LicenseEngineDeps } from './engine.js';
+export { createMemoryStore } from './memory-store.js';
+export { systemClock } from './clock.js';
+export { cryptoRandom } from './random.js';
+export { createIdGenerator } from './ids.js';
+export { createSecretBox } from './secret-box.js';
+export { DEFAULT_SERVICE_PLANS } from './service-plans.js';
+export type { ServicePlan, ServicePlanTable } from './service-plans.js';
+export { CLOSURE_DAYS } from './accounts.js';
+export { PRODUCT_DEFAULTS } from './products.js';
+export { PLAN_DEFAULTS } from './plans.js';
+export { EXPORTS_PER_HOUR } from './signing-keys.js';
+export type { SigningKeyExport } from './signing-keys.js';
+export { KEY_EMAIL_RESERVATION_MS } from './key-email.js';
+export type { KeyEmail } from './key-email.js';
+export type { PaymentResult } from './payments.js';
+export type { AuditData } from './audit.js';
+export type { CreateProductInput } from './products.js';
+export type { CreatePlanInput, UpdatePlanInput } from './plans.js';
+export type { CreateLicenseInput, UpdateLicenseInput, LicenseFilters } from './licenses.js';
+export type { CreateIntegrationInput, UpdateIntegrationInput } from './integrations.js';
+export type { ActivateInput, ValidateInput, DeactivateInput } from './client.js';
+export type {
+  ListView,
+  ProductView,
+  SigningKeyView,
+  PlanView,
+  ActivationView,
+  LicenseView,
+  LicenseDetailView,
+  CustomerView,
+  CustomerDetailView,
+  IntegrationView,
+  ApiKeyView,
+  ApiKeyCreatedView,
+  AccountView,
+  UsageView,
+  BillingView,
+  AuditEventView,
+} from './views.js';

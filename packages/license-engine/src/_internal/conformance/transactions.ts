@@ -1,0 +1,106 @@
+import { expect, it } from 'vitest';
+import type { Store, StoreTx } from '../../store.js';
+import { createSamples } from './records.js';
+
+/** Atomicity, read-your-writes, locking, and paging while other transactions insert. */
+export function transactionCases(store: () => Store): void {
+  const sample = createSamples();
+  const run = <T>(work: (tx: StoreTx) => Promise<T>) => store().transaction(work);
+
+  it('returns the value of the work function', async () => {
+    expect(await run(async () => 42)).toBe(42);
+  });
+
+  it('keeps nothing a throwing transaction wrote (insert, update, delete) and rethrows its error', async () => {
+    const kept = sample('licenses');
+    const removed = sample('customers');
+    await run(async (tx) => {
+      await tx.insert('licenses', kept);
+      await tx.insert('customers', removed);
+    });
+    const boom = new Error('boom');
+    const added = sample('activations');
+    const failure = await run(async (tx) => {
+      await tx.insert('activations', added);
+      await tx.update('licenses', { ...kept, status: 'revoked', activationCount: 5 });
+      await tx.delete('customers', removed.id);
+      throw boom;
+    }).catch((e: unknown) => e);
+    expect(failure).toBe(boom);
+    expect(await run((tx) => tx.get('activations', added.id))).toBeNull();
+    expect(await run((tx) => tx.get('licenses', kept.id))).toEqual(kept);
+    expect(await run((tx) => tx.get('customers', removed.id))).toEqual(removed);
+  });
+
+  it('sees its own writes inside the transaction (get, findOne, findMany, count, page)', async () => {
+    const license = sample('licenses', { productId: 'prd_own' });
+    await run(async (tx) => {
+      await tx.insert('licenses', license);
+      expect(await tx.get('licenses', license.id)).toEqual(license);
+      expect(await tx.findOne('licenses', { keyHash: license.keyHash })).toEqual(license);
+      expect(await tx.findMany('licenses', { productId: 'prd_own' })).toEqual([license]);
+      expect(await tx.count('licenses', { productId: 'prd_own' })).toBe(1);
+      expect((await tx.page('licenses', { where: { productId: 'prd_own' }, limit: 50, order: 'desc' })).data).toEqual([license]);
+      await tx.update('licenses', { ...license, seats: 9 });
+      expect((await tx.get('licenses', license.id))?.seats).toBe(9);
+      await tx.delete('licenses', license.id);
+      expect(await tx.get('licenses', license.id)).toBeNull();
+      expect(await tx.count('licenses', { productId: 'prd_own' })).toBe(0);
+    });
+  });
+
+  it('serializes read-modify-write of a locked record: 20 concurrent increments lose none', async () => {
+    const counter = sample('counters', { count: 0 });
+    await run((tx) => tx.insert('counters', counter));
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        run(async (tx) => {
+          const current = await tx.get('counters', counter.id, { lock: true });
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          await tx.update('counters', { ...current!, count: current!.count + 1 });
+        }),
+      ),
+    );
+    expect((await run((tx) => tx.get('counters', counter.id)))?.count).toBe(20);
+  });
+
+  it('pages newest first without duplicates or gaps while other transactions insert', async () => {
+    const before = Array.from({ length: 12 }, () => sample('auditEvents', { accountId: 'acc_live' }));
+    await run(async (tx) => {
+      for (const r of before) await tx.insert('auditEvents', r);
+    });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await run((tx) => tx.page('auditEvents', { where: { accountId: 'acc_live' }, cursor, limit: 5, order: 'desc' }));
+      seen.push(...page.data.map((r) => r.id));
+      cursor = page.nextCursor;
+      // Newer records arrive between pages, concurrently with each other.
+      await Promise.all(
+        Array.from({ length: 3 }, () => run((tx) => tx.insert('auditEvents', sample('auditEvents', { accountId: 'acc_live' })))),
+      );
+    } while (cursor !== null);
+    expect(seen).toEqual(before.map((r) => r.id).reverse());
+  });
+
+  it('pages oldest first without duplicates or gaps while other transactions insert; new records come last', async () => {
+    const before = Array.from({ length: 6 }, () => sample('signingKeys', { productId: 'prd_live' }));
+    await run(async (tx) => {
+      for (const r of before) await tx.insert('signingKeys', r);
+    });
+    const seen: string[] = [];
+    const added: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await run((tx) => tx.page('signingKeys', { where: { productId: 'prd_live' }, cursor, limit: 4, order: 'asc' }));
+      seen.push(...page.data.map((r) => r.id));
+      cursor = page.nextCursor;
+      if (cursor !== null && added.length < 4) {
+        const extra = [sample('signingKeys', { productId: 'prd_live' }), sample('signingKeys', { productId: 'prd_live' })];
+        await Promise.all(extra.map((r) => run((tx) => tx.insert('signingKeys', r))));
+        added.push(...extra.map((r) => r.id));
+      }
+    } while (cursor !== null);
+    expect(seen).toEqual([...before.map((r) => r.id), ...added]);
+  });
+}

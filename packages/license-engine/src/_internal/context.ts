@@ -1,0 +1,61 @@
+import type { createCertificateSigner } from '@svc-licensing/cert-format/sign';
+import { LicensingError } from '../errors.js';
+import type { Clock, IdGenerator, Random, SecretBox } from '../ports.js';
+import type { Collection, RecordMap, Timestamp } from '../records.js';
+import type { ServicePlan, ServicePlanTable } from '../service-plans.js';
+import type { Store, StoreTx } from '../store.js';
+import { StoreConflictError } from '../store.js';
+import { toTimestamp } from './time.js';
+
+/** What every engine operation works with: the ports plus in-memory caches. */
+export interface EngineContext {
+  store: Store;
+  clock: Clock;
+  random: Random;
+  ids: IdGenerator;
+  secrets: SecretBox;
+  servicePlans: ServicePlanTable;
+  /** Certificate signers by signing-key record ID: the seed is decrypted and imported once. */
+  signers: Map<string, ReturnType<typeof createCertificateSigner>>;
+}
+
+export function now(ctx: EngineContext): Timestamp {
+  return toTimestamp(ctx.clock.now());
+}
+
+/**
+ * Runs `work` in one store transaction. A unique-key clash (two concurrent writers) reruns it,
+ * so the rerun sees the winner's write and decides again; a clash that persists is `conflict`.
+ */
+export async function transact<T>(ctx: EngineContext, work: (tx: StoreTx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.store.transaction(work);
+    } catch (error) {
+      if (!StoreConflictError.is(error)) throw error;
+      if (attempt >= 3) throw new LicensingError('conflict', `conflicting change: ${error.message}`, { cause: error });
+    }
+  }
+}
+
+/** Reads a record of the caller's account, or throws `not_found` (also for another account's record). */
+export async function owned<C extends Exclude<Collection, 'accounts'>>(
+  tx: StoreTx,
+  collection: C,
+  accountId: string,
+  id: unknown,
+  what: string,
+  lock = false,
+): Promise<RecordMap[C]> {
+  const record = typeof id === 'string' && id !== '' ? await tx.get(collection, id, { lock }) : null;
+  if (!record || (record as { accountId?: string }).accountId !== accountId) {
+    throw new LicensingError('not_found', `${what} ${typeof id === 'string' ? id : ''} not found`.replace('  ', ' '));
+  }
+  return record;
+}
+
+export function servicePlanOf(ctx: EngineContext, name: string): ServicePlan {
+  const plan = ctx.servicePlans[name];
+  if (!plan) throw new LicensingError('internal_error', `service plan ${name} is not in the service-plan table`);
+  return plan;
+}

@@ -1,0 +1,70 @@
+import type { LicenseStatus } from '@svc-licensing/cert-format';
+import { generateLicenseKey, hashLicenseKey } from '@svc-licensing/cert-format';
+import { LicensingError } from '../errors.js';
+import type { CustomerRecord, LicenseRecord, Locale, PlanRecord, ProductRecord, ProviderName, Timestamp } from '../records.js';
+import type { StoreTx } from '../store.js';
+import { audit } from '../audit.js';
+import type { EngineContext } from './context.js';
+import { now } from './context.js';
+
+export interface NewLicense {
+  product: ProductRecord;
+  plan: PlanRecord;
+  customer: CustomerRecord;
+  status: LicenseStatus;
+  paidUntil: Timestamp | null;
+  seats: number;
+  locale: Locale;
+  provider: ProviderName | null;
+  integrationId: string | null;
+  subscriptionId: string | null;
+  orderId: string | null;
+  lastEventKey: string | null;
+}
+
+/** Inserts a license with a fresh key (stored as SHA-256 + ciphertext) and logs `license.created`. */
+export async function insertLicense(ctx: EngineContext, tx: StoreTx, input: NewLicense): Promise<{ license: LicenseRecord; key: string }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const key = generateLicenseKey(input.product.keyPrefix, (n) => ctx.random.bytes(n));
+    const keyHash = hashLicenseKey(key);
+    // 100 random bits make a clash practically impossible; a clash is retried, never shared.
+    if (await tx.findOne('licenses', { keyHash })) continue;
+    const at = now(ctx);
+    const license: LicenseRecord = {
+      id: ctx.ids.next('lic'),
+      accountId: input.product.accountId,
+      productId: input.product.id,
+      planId: input.plan.id,
+      planCode: input.plan.code,
+      customerId: input.customer.id,
+      customerEmail: input.customer.email,
+      customerName: input.customer.name,
+      status: input.status,
+      heldStatus: null,
+      seats: input.seats,
+      maxActivations: null,
+      maxMajorOverride: null,
+      paidUntil: input.paidUntil,
+      keyHash,
+      keyEncrypted: ctx.secrets.encrypt(new TextEncoder().encode(key)),
+      provider: input.provider,
+      integrationId: input.integrationId,
+      subscriptionId: input.subscriptionId,
+      orderId: input.orderId,
+      lastEventKey: input.lastEventKey,
+      activationCount: 0,
+      locale: input.locale,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await tx.insert('licenses', license);
+    await audit(ctx, tx, {
+      accountId: license.accountId,
+      type: 'license.created',
+      licenseId: license.id,
+      data: { plan: input.plan.code, source: input.provider ?? 'vendor' },
+    });
+    return { license, key };
+  }
+  throw new LicensingError('internal_error', 'could not generate a unique license key');
+}

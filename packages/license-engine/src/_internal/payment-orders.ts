@@ -1,0 +1,94 @@
+import type { ChargebackCommand, CustomerUpsertedCommand, PurchaseCompletedCommand, RefundedCommand } from '../commands.js';
+import type { LicenseRecord } from '../records.js';
+import { upsertCustomer } from '../customers.js';
+import { now } from './context.js';
+import { insertLicense } from './new-license.js';
+import type { Outcome, PaymentScope } from './payment-scope.js';
+import { ignored, keyEmailFor, licenseOfSubscription, mappedPlan, processed, quantityOf, resolveCustomer } from './payment-scope.js';
+import { saveLicense, withStatus } from './status.js';
+import { requireEmail, requireString } from './validate.js';
+
+/** customer.created / customer.updated: maps the provider customer ID to an e-mail; no license change. */
+export async function onCustomerUpserted(s: PaymentScope, cmd: CustomerUpsertedCommand): Promise<Outcome> {
+  const providerCustomerId = requireString(cmd.customer?.providerCustomerId, 'customer.providerCustomerId', 200);
+  const email = requireEmail(cmd.customer.email, 'customer.email');
+  const name = cmd.customer.name ?? null;
+  const at = now(s.ctx);
+  const mapping = await s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId }, { lock: true });
+  if (mapping) await s.tx.update('providerCustomers', { ...mapping, email, name, updatedAt: at });
+  else {
+    await s.tx.insert('providerCustomers', {
+      id: s.ctx.ids.next('pcu'),
+      accountId: s.account.id,
+      integrationId: s.integration.id,
+      providerCustomerId,
+      email,
+      name,
+      createdAt: at,
+      updatedAt: at,
+    });
+  }
+  const customer = await upsertCustomer(s.ctx, s.tx, s.account.id, email, name);
+  return processed(`provider customer ${providerCustomerId} is ${customer.id}`, null);
+}
+
+/** A one-time purchase: a perpetual license for the mapped plan, its key e-mailed. */
+export async function onPurchase(s: PaymentScope, cmd: PurchaseCompletedCommand): Promise<Outcome> {
+  const orderId = requireString(cmd.orderId, 'orderId', 200);
+  const priceId = requireString(cmd.priceId, 'priceId', 200);
+  const seats = quantityOf(cmd.quantity) ?? 1;
+  const plan = await mappedPlan(s, priceId);
+  if (!plan) return ignored(`price ${priceId} is not in the price map`);
+  const existing = await s.tx.findMany('licenses', { productId: s.product.id, orderId });
+  if (existing[0]) return ignored(`order ${orderId} already has license ${existing[0].id}`, existing[0].id);
+  const customer = await resolveCustomer(s, cmd.customer);
+  const { license } = await insertLicense(s.ctx, s.tx, {
+    product: s.product,
+    plan,
+    customer,
+    status: 'perpetual',
+    paidUntil: null,
+    seats,
+    locale: s.account.defaultLocale,
+    provider: s.integration.provider,
+    integrationId: s.integration.id,
+    subscriptionId: null,
+    orderId,
+    lastEventKey: s.key,
+  });
+  return processed(`perpetual license created for order ${orderId}`, license.id, await keyEmailFor(s, license));
+}
+
+async function licenseOf(s: PaymentScope, ref: { subscriptionId: string | null; orderId: string | null }): Promise<LicenseRecord | null> {
+  if (ref.subscriptionId) {
+    const bySubscription = await licenseOfSubscription(s, ref.subscriptionId);
+    if (bySubscription) return bySubscription;
+  }
+  if (!ref.orderId) return null;
+  const byOrder = await s.tx.findMany('licenses', { productId: s.product.id, orderId: ref.orderId }, { lock: true });
+  return byOrder[0] ?? null;
+}
+
+const later = (a: string | null, b: string) => (a !== null && a > b ? a : b);
+
+/** A full refund makes the license `refunded` (reinstate returns to the status before); a partial one changes nothing. */
+export async function onRefund(s: PaymentScope, cmd: RefundedCommand): Promise<Outcome> {
+  const license = await licenseOf(s, cmd);
+  if (!license) return ignored('no license for this subscription or order');
+  if (!cmd.full) return ignored('partial refund: nothing changes', license.id);
+  if (license.status === 'revoked') return ignored('the license is revoked and stays revoked', license.id);
+  if (license.status === 'refunded') return ignored('the license is already refunded', license.id);
+  const next = { ...withStatus(license, 'refunded'), lastEventKey: later(license.lastEventKey, s.key) };
+  await saveLicense(s.ctx, s.tx, license, next, s.integration.provider);
+  return processed('full refund: license refunded', license.id);
+}
+
+/** A chargeback revokes the license, for good. */
+export async function onChargeback(s: PaymentScope, cmd: ChargebackCommand): Promise<Outcome> {
+  const license = await licenseOf(s, cmd);
+  if (!license) return ignored('no license for this subscription or order');
+  if (license.status === 'revoked') return ignored('the license is already revoked', license.id);
+  const next = { ...withStatus(license, 'revoked'), lastEventKey: later(license.lastEventKey, s.key) };
+  await saveLicense(s.ctx, s.tx, license, next, s.integration.provider);
+  return processed('chargeback: license revoked', license.id);
+}

@@ -1,0 +1,114 @@
+import type { LicenseStatus } from '@svc-licensing/cert-format';
+import type { CustomerRef } from '../commands.js';
+import { LicensingError } from '../errors.js';
+import type { AccountRecord, CustomerRecord, IntegrationRecord, LicenseRecord, PlanRecord, ProductRecord, Timestamp } from '../records.js';
+import type { StoreTx } from '../store.js';
+import { upsertCustomer } from '../customers.js';
+import { reserveKeyEmailIn } from '../key-email.js';
+import type { EngineContext } from './context.js';
+import { insertLicense } from './new-license.js';
+import { saveLicense, withStatus } from './status.js';
+import { invalid, requireEmail } from './validate.js';
+
+/** Everything a payment handler works on: one transaction, one integration, one event. */
+export interface PaymentScope {
+  ctx: EngineContext;
+  tx: StoreTx;
+  integration: IntegrationRecord;
+  product: ProductRecord;
+  account: AccountRecord;
+  /** The event's ordering key (docs/decisions.md). */
+  key: string;
+}
+
+export interface Outcome {
+  result: 'processed' | 'duplicate' | 'ignored';
+  detail: string;
+  licenseId: string | null;
+  keyEmail: { licenseId: string } | null;
+}
+
+export const ignored = (detail: string, licenseId: string | null = null): Outcome => ({ result: 'ignored', detail, licenseId, keyEmail: null });
+export const processed = (detail: string, licenseId: string | null, keyEmail: Outcome['keyEmail'] = null): Outcome => ({
+  result: 'processed',
+  detail,
+  licenseId,
+  keyEmail,
+});
+
+/** The plan a provider price maps to in this integration, or null (unmapped, or no such plan code). */
+export async function mappedPlan(s: PaymentScope, priceId: string): Promise<PlanRecord | null> {
+  if (!Object.hasOwn(s.integration.priceMap, priceId)) return null;
+  const code = s.integration.priceMap[priceId];
+  return code === undefined ? null : s.tx.findOne('plans', { productId: s.product.id, code });
+}
+
+/** The customer an event is about: by e-mail, else by the mapped provider customer ID (`customer_unknown` until mapped). */
+export async function resolveCustomer(s: PaymentScope, ref: CustomerRef): Promise<CustomerRecord> {
+  if (ref.email) return upsertCustomer(s.ctx, s.tx, s.account.id, requireEmail(ref.email, 'customer.email'), ref.name ?? null);
+  if (!ref.providerCustomerId) invalid('the event names no customer');
+  const mapping = await s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId: ref.providerCustomerId });
+  if (!mapping) throw new LicensingError('customer_unknown', `provider customer ${ref.providerCustomerId} is not known yet`);
+  return upsertCustomer(s.ctx, s.tx, s.account.id, mapping.email, ref.name ?? mapping.name);
+}
+
+/** The license following a provider subscription in this product, locked; null when none does. */
+export async function licenseOfSubscription(s: PaymentScope, subscriptionId: string): Promise<LicenseRecord | null> {
+  const found = await s.tx.findMany('licenses', { productId: s.product.id, subscriptionId }, { lock: true });
+  return found[0] ?? null;
+}
+
+export function quantityOf(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 100_000) invalid('quantity must be a positive integer');
+  return value;
+}
+
+/**
+ * A license for a new subscription: the customer's earlier subscription license of the same plan
+ * is reused (same key and machines) when there is one, else a new license is created and its key
+ * e-mail reserved (unless the account is closed).
+ */
+export async function subscriptionLicense(
+  s: PaymentScope,
+  input: { customer: CustomerRecord; plan: PlanRecord; subscriptionId: string; orderId: string | null; status: LicenseStatus; paidUntil: Timestamp; seats: number },
+): Promise<Outcome> {
+  const previous = (await s.tx.findMany('licenses', { customerId: input.customer.id, planId: input.plan.id }, { lock: true })).find(
+    (l) => l.subscriptionId !== null && l.status !== 'revoked',
+  );
+  if (previous) {
+    const next: LicenseRecord = {
+      ...withStatus(previous, input.status),
+      subscriptionId: input.subscriptionId,
+      integrationId: s.integration.id,
+      provider: s.integration.provider,
+      paidUntil: input.paidUntil,
+      seats: input.seats,
+      lastEventKey: s.key,
+    };
+    await saveLicense(s.ctx, s.tx, previous, next, s.integration.provider);
+    return processed(`subscription ${input.subscriptionId} reuses the customer's license`, previous.id);
+  }
+  const { license } = await insertLicense(s.ctx, s.tx, {
+    product: s.product,
+    plan: input.plan,
+    customer: input.customer,
+    status: input.status,
+    paidUntil: input.paidUntil,
+    seats: input.seats,
+    locale: s.account.defaultLocale,
+    provider: s.integration.provider,
+    integrationId: s.integration.id,
+    subscriptionId: input.subscriptionId,
+    orderId: input.orderId,
+    lastEventKey: s.key,
+  });
+  return processed(`license created for subscription ${input.subscriptionId}`, license.id, await keyEmailFor(s, license));
+}
+
+/** Reserves the new license's key e-mail; none while the account is closed. */
+export async function keyEmailFor(s: PaymentScope, license: LicenseRecord): Promise<Outcome['keyEmail']> {
+  if (s.account.status !== 'open') return null;
+  await reserveKeyEmailIn(s.ctx, s.tx, license);
+  return { licenseId: license.id };
+}

@@ -1,0 +1,53 @@
+import type { Timestamp } from '../records.js';
+import { LicensingError } from '../errors.js';
+
+const DAY_MS = 86_400_000;
+const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** `YYYY-MM-DDThh:mm:ssZ` for a time in milliseconds (fractions dropped). */
+export function toTimestamp(ms: number): Timestamp {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** Milliseconds since the epoch of a stored timestamp. */
+export function timestampMs(ts: Timestamp): number {
+  return Date.parse(ts);
+}
+
+/** Unix seconds of a stored timestamp. */
+export function unixSeconds(ts: Timestamp): number {
+  return Math.floor(Date.parse(ts) / 1000);
+}
+
+export function addDays(ts: Timestamp, days: number): Timestamp {
+  return toTimestamp(timestampMs(ts) + days * DAY_MS);
+}
+
+/** Splits an ISO 8601 instant into whole UTC milliseconds (no fraction) and microseconds within the second. */
+function parseInstant(text: string): { secondsMs: number; micros: number } | null {
+  const m = ISO.exec(text);
+  if (!m) return null;
+  const [, date, time, fraction = '', zone = 'Z'] = m;
+  const offset = zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
+  const secondsMs = Date.parse(`${date}T${time}${offset}`);
+  if (Number.isNaN(secondsMs)) return null;
+  return { secondsMs, micros: Number(fraction.padEnd(6, '0').slice(0, 6)) };
+}
+
+/** Parses an ISO 8601 input (any precision, any offset) into a stored timestamp, or throws `invalid_request`. */
+export function parseTimestampInput(value: unknown, field: string): Timestamp {
+  const parsed = typeof value === 'string' ? parseInstant(value) : null;
+  if (!parsed) throw new LicensingError('invalid_request', `${field} must be an ISO 8601 timestamp such as 2030-01-31T00:00:00Z`);
+  return toTimestamp(parsed.secondsMs);
+}
+
+/**
+ * The ordering key of a provider event: `occurredAt` in UTC with microseconds, fixed width, then
+ * `|` and the event ID, so plain string comparison orders events, also within one second.
+ */
+export function eventOrderKey(occurredAt: string, eventId: string): string {
+  const parsed = parseInstant(occurredAt);
+  if (!parsed) throw new LicensingError('invalid_request', `occurredAt must be an ISO 8601 timestamp, got ${JSON.stringify(occurredAt)}`);
+  const seconds = new Date(parsed.secondsMs).toISOString().slice(0, 19);
+  return `${seconds}.${String(parsed.micros).padStart(6, '0')}Z|${eventId}`;
+}

@@ -1,0 +1,182 @@
+import { USABLE_STATUSES } from '@svc-licensing/cert-format';
+import { LicensingError } from './errors.js';
+import type { AccountRecord, CustomerPortal, Locale } from './records.js';
+import type { StoreTx } from './store.js';
+import { audit } from './audit.js';
+import { insertApiKey } from './api-keys.js';
+import type { EngineContext } from './_internal/context.js';
+import { now, servicePlanOf, transact } from './_internal/context.js';
+import { addDays, timestampMs } from './_internal/time.js';
+import { asObject, invalid, requireEmail, requireString } from './_internal/validate.js';
+import type { AccountView, ApiKeyCreatedView, BillingView, UsageView } from './views.js';
+import { accountView } from './views.js';
+
+/** Days a closed account can be reopened, and its activated machines keep validating. */
+export const CLOSURE_DAYS = 30;
+
+export async function loadAccount(tx: StoreTx, accountId: string, lock = false): Promise<AccountRecord> {
+  const account = await tx.get('accounts', accountId, { lock });
+  if (!account) throw new LicensingError('not_found', `account ${accountId} not found`);
+  return account;
+}
+
+export async function createAccount(
+  ctx: EngineContext,
+  input: { name: string; ownerEmail: string; servicePlan?: string },
+): Promise<{ account: AccountView; apiKey: ApiKeyCreatedView }> {
+  const body = asObject(input);
+  const name = requireString(body.name, 'name', 200);
+  const ownerEmail = requireEmail(body.ownerEmail, 'ownerEmail');
+  const servicePlan = body.servicePlan === undefined ? 'free' : requireString(body.servicePlan, 'servicePlan', 50);
+  if (!ctx.servicePlans[servicePlan]) invalid(`servicePlan must be one of ${Object.keys(ctx.servicePlans).join(', ')}`);
+  return transact(ctx, async (tx) => {
+    const at = now(ctx);
+    const account: AccountRecord = {
+      id: ctx.ids.next('acc'),
+      name,
+      ownerEmail,
+      servicePlan,
+      senderName: null,
+      senderEmail: null,
+      replyTo: null,
+      defaultLocale: 'en',
+      customerPortal: { mode: 'svc' },
+      status: 'open',
+      closedAt: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await tx.insert('accounts', account);
+    const apiKey = await insertApiKey(ctx, tx, account.id, 'default');
+    return { account: accountView(account), apiKey };
+  });
+}
+
+export async function getAccount(ctx: EngineContext, accountId: string): Promise<AccountView> {
+  return transact(ctx, async (tx) => accountView(await loadAccount(tx, accountId)));
+}
+
+function optionalText(value: unknown, field: string, max: number): string | null {
+  if (value === null || value === '') return null;
+  return requireString(value, field, max);
+}
+
+function parsePortal(value: unknown): CustomerPortal {
+  const portal = asObject(value, 'customerPortal');
+  if (portal.mode === 'svc' || portal.mode === 'none') return { mode: portal.mode };
+  if (portal.mode === 'custom') {
+    const url = typeof portal.url === 'string' ? safeUrl(portal.url) : null;
+    if (!url || url.protocol !== 'https:') invalid('customerPortal.url must be an https URL');
+    return { mode: 'custom', url: url.href };
+  }
+  return invalid('customerPortal.mode must be svc, custom or none');
+}
+
+function safeUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+/** `PATCH /account`: any of name, senderName, senderEmail, replyTo (empty or null: the sender), defaultLocale, customerPortal. */
+export async function updateAccount(ctx: EngineContext, accountId: string, patch: Record<string, unknown>): Promise<AccountView> {
+  const body = asObject(patch);
+  const changes: Partial<AccountRecord> = {};
+  if (body.name !== undefined) changes.name = requireString(body.name, 'name', 200);
+  if (body.senderName !== undefined) changes.senderName = optionalText(body.senderName, 'senderName', 100);
+  if (body.senderEmail !== undefined) changes.senderEmail = body.senderEmail === null || body.senderEmail === '' ? null : requireEmail(body.senderEmail, 'senderEmail');
+  if (body.replyTo !== undefined) changes.replyTo = body.replyTo === null || body.replyTo === '' ? null : requireEmail(body.replyTo, 'replyTo');
+  if (body.defaultLocale !== undefined) {
+    if (body.defaultLocale !== 'en' && body.defaultLocale !== 'fr') invalid('defaultLocale must be en or fr');
+    changes.defaultLocale = body.defaultLocale as Locale;
+  }
+  if (body.customerPortal !== undefined) changes.customerPortal = parsePortal(body.customerPortal);
+  return transact(ctx, async (tx) => {
+    const account = await loadAccount(tx, accountId);
+    const next = { ...account, ...changes, updatedAt: now(ctx) };
+    await tx.update('accounts', next);
+    return accountView(next);
+  });
+}
+
+/** Changes the account's service plan (billing, owner); audited as `account.plan_changed`. */
+export async function changeServicePlan(ctx: EngineContext, accountId: string, servicePlan: string): Promise<AccountView> {
+  if (typeof servicePlan !== 'string' || !ctx.servicePlans[servicePlan]) invalid(`servicePlan must be one of ${Object.keys(ctx.servicePlans).join(', ')}`);
+  return transact(ctx, async (tx) => {
+    const account = await loadAccount(tx, accountId);
+    if (account.servicePlan === servicePlan) return accountView(account);
+    const next = { ...account, servicePlan, updatedAt: now(ctx) };
+    await tx.update('accounts', next);
+    await audit(ctx, tx, { accountId, type: 'account.plan_changed', licenseId: null, data: { from: account.servicePlan, to: servicePlan } });
+    return accountView(next);
+  });
+}
+
+/** Licenses in a usable status: what the service plan's license limit counts. */
+export async function countActiveLicenses(tx: StoreTx, accountId: string): Promise<number> {
+  let total = 0;
+  for (const status of USABLE_STATUSES) total += await tx.count('licenses', { accountId, status });
+  return total;
+}
+
+export async function getUsage(ctx: EngineContext, accountId: string): Promise<UsageView> {
+  return transact(ctx, async (tx) => {
+    const account = await loadAccount(tx, accountId);
+    const limits = servicePlanOf(ctx, account.servicePlan);
+    const activeLicenses = await countActiveLicenses(tx, accountId);
+    const products = await tx.count('products', { accountId });
+    const over = (n: number, limit: number | null) => limit !== null && n > limit;
+    return {
+      plan: account.servicePlan,
+      activeLicenses,
+      licenseLimit: limits.licenseLimit,
+      products,
+      productLimit: limits.productLimit,
+      overLimit: over(activeLicenses, limits.licenseLimit) || over(products, limits.productLimit),
+    };
+  });
+}
+
+/** The engine keeps no billing records of its own: a paid plan bills monthly, closure cancels. */
+export async function getBilling(ctx: EngineContext, accountId: string): Promise<BillingView> {
+  return transact(ctx, async (tx) => {
+    const account = await loadAccount(tx, accountId);
+    const paid = account.servicePlan !== 'free';
+    return {
+      plan: account.servicePlan,
+      interval: paid ? 'month' : null,
+      status: account.status === 'open' ? 'active' : 'canceled',
+      currentPeriodEnd: null,
+      cancelAt: account.closedAt,
+    };
+  });
+}
+
+/** Closes the account: API keys revoked at once; new activations refused; payments still applied. */
+export async function closeAccount(ctx: EngineContext, accountId: string): Promise<AccountView> {
+  return transact(ctx, async (tx) => {
+    const account = await loadAccount(tx, accountId);
+    if (account.status === 'closed') return accountView(account);
+    const at = now(ctx);
+    const next: AccountRecord = { ...account, status: 'closed', closedAt: at, updatedAt: at };
+    await tx.update('accounts', next);
+    for (const key of await tx.findMany('apiKeys', { accountId })) await tx.delete('apiKeys', key.id);
+    return accountView(next);
+  });
+}
+
+/** Reopens a closed account within 30 days of closure (later: `conflict`). API keys stay revoked. */
+export async function reopenAccount(ctx: EngineContext, accountId: string): Promise<AccountView> {
+  return transact(ctx, async (tx) => {
+    const account = await loadAccount(tx, accountId);
+    if (account.status === 'open') return accountView(account);
+    if (account.closedAt && ctx.clock.now() >= timestampMs(addDays(account.closedAt, CLOSURE_DAYS))) {
+      throw new LicensingError('conflict', `the account was closed more than ${CLOSURE_DAYS} days ago`);
+    }
+    const next: AccountRecord = { ...account, status: 'open', closedAt: null, updatedAt: now(ctx) };
+    await tx.update('accounts', next);
+    return accountView(next);
+  });
+}

@@ -1,0 +1,178 @@
+import { hashLicenseKey, isUsableStatus, isWellFormedLicenseKey } from '@svc-licensing/cert-format';
+import type { LicenseStatus } from '@svc-licensing/cert-format';
+import { LicensingError } from './errors.js';
+import type { LicensingErrorCode } from './errors.js';
+import type { AccountRecord, ActivationRecord, LicenseRecord, PlanRecord, ProductRecord } from './records.js';
+import type { StoreTx } from './store.js';
+import { CLOSURE_DAYS, loadAccount } from './accounts.js';
+import { audit } from './audit.js';
+import { issueCertificate } from './certificates.js';
+import type { EngineContext } from './_internal/context.js';
+import { now, transact } from './_internal/context.js';
+import { activationLimitOf, validUntilOf } from './_internal/effective.js';
+import { addDays, timestampMs } from './_internal/time.js';
+import { asObject, invalid, optionalString } from './_internal/validate.js';
+
+export interface ActivateInput {
+  product: string;
+  key: string;
+  /** 64 lowercase hex characters (`machineFingerprint`). */
+  fingerprint: string;
+  name?: string;
+  platform?: string;
+  appVersion?: string;
+}
+
+export type ValidateInput = Omit<ActivateInput, 'name'>;
+export type DeactivateInput = Pick<ActivateInput, 'product' | 'key' | 'fingerprint'>;
+
+const FINGERPRINT = /^[0-9a-f]{64}$/;
+
+const REFUSALS: Partial<Record<LicenseStatus, LicensingErrorCode>> = {
+  suspended: 'license_suspended',
+  refunded: 'license_refunded',
+  revoked: 'license_revoked',
+  expired: 'license_expired',
+};
+
+function parse(input: unknown, withName: boolean) {
+  const body = asObject(input);
+  if (typeof body.product !== 'string' || body.product === '' || body.product.length > 100) invalid('product must be a product ID');
+  if (typeof body.key !== 'string' || !isWellFormedLicenseKey(body.key)) invalid('key is not a well-formed license key');
+  if (typeof body.fingerprint !== 'string' || !FINGERPRINT.test(body.fingerprint)) invalid('fingerprint must be 64 lowercase hex characters');
+  return {
+    product: body.product,
+    keyHash: hashLicenseKey(body.key),
+    fingerprint: body.fingerprint,
+    name: withName ? optionalString(body.name, 'name', 200) : null,
+    platform: optionalString(body.platform, 'platform', 100),
+    appVersion: optionalString(body.appVersion, 'appVersion', 100),
+  };
+}
+
+interface Found {
+  product: ProductRecord;
+  license: LicenseRecord;
+  plan: PlanRecord;
+  account: AccountRecord;
+  activation: ActivationRecord | null;
+}
+
+/** Product, then the license by key hash (locked: activations of one license run one at a time). */
+async function find(tx: StoreTx, productId: string, keyHash: string, fingerprint: string): Promise<Found> {
+  const license = await tx.findOne('licenses', { keyHash }, { lock: true });
+  const product = await tx.get('products', productId);
+  if (!product) throw new LicensingError('unknown_product', `no product ${productId}`);
+  if (!license || license.productId !== product.id) throw new LicensingError('unknown_key', 'no license with this key for this product');
+  const plan = await tx.get('plans', license.planId);
+  if (!plan) throw new LicensingError('internal_error', `license ${license.id} refers to a missing plan`);
+  const account = await loadAccount(tx, license.accountId);
+  const activation = await tx.findOne('activations', { licenseId: license.id, fingerprint }, { lock: true });
+  return { product, license, plan, account, activation };
+}
+
+/** Refuses a license that may not be used now: its status, or past `validUntil`. */
+function assertUsable(ctx: EngineContext, { license, product }: Found): void {
+  const refusal = REFUSALS[license.status];
+  if (refusal || !isUsableStatus(license.status)) throw new LicensingError(refusal ?? 'license_expired', `the license is ${license.status}`);
+  const validUntil = validUntilOf(license, product);
+  if (validUntil !== null && ctx.clock.now() >= timestampMs(validUntil)) {
+    throw new LicensingError('license_expired', `the license expired at ${validUntil}`);
+  }
+}
+
+/** A closed account keeps its activated machines validating for 30 days after closure. */
+function assertClosureGrace(ctx: EngineContext, account: AccountRecord): void {
+  if (account.status !== 'closed') return;
+  if (!account.closedAt || ctx.clock.now() >= timestampMs(addDays(account.closedAt, CLOSURE_DAYS))) {
+    throw new LicensingError('account_closed', 'the vendor account is closed');
+  }
+}
+
+/**
+ * `POST /licenses/activate`. Idempotent for a known fingerprint (refreshes it, no extra seat).
+ * A new machine beyond the activation limit is `activation_limit`; in a closed account `account_closed`.
+ */
+export async function activate(ctx: EngineContext, input: ActivateInput): Promise<{ certificate: string; activation: string }> {
+  const req = parse(input, true);
+  return transact(ctx, async (tx) => {
+    const found = await find(tx, req.product, req.keyHash, req.fingerprint);
+    assertUsable(ctx, found);
+    const { license, plan, product, account } = found;
+    const at = now(ctx);
+    let activation = found.activation;
+    if (activation) {
+      assertClosureGrace(ctx, account);
+      activation = {
+        ...activation,
+        lastSeenAt: at,
+        name: req.name ?? activation.name,
+        platform: req.platform ?? activation.platform,
+        appVersion: req.appVersion ?? activation.appVersion,
+      };
+      await tx.update('activations', activation);
+    } else {
+      if (account.status === 'closed') throw new LicensingError('account_closed', 'the vendor account is closed: no new activations');
+      const limit = activationLimitOf(license, plan);
+      if (license.activationCount >= limit) throw new LicensingError('activation_limit', `all ${limit} activation(s) of this license are in use`);
+      activation = {
+        id: ctx.ids.next('act'),
+        accountId: license.accountId,
+        licenseId: license.id,
+        fingerprint: req.fingerprint,
+        name: req.name,
+        platform: req.platform,
+        appVersion: req.appVersion,
+        createdAt: at,
+        lastSeenAt: at,
+      };
+      await tx.insert('activations', activation);
+      await tx.update('licenses', { ...license, activationCount: license.activationCount + 1, updatedAt: at });
+      await audit(ctx, tx, {
+        accountId: license.accountId,
+        type: 'activation.created',
+        licenseId: license.id,
+        data: { activation: activation.id, fingerprint: req.fingerprint },
+      });
+    }
+    const certificate = await issueCertificate(ctx, tx, { license, plan, product, fingerprint: req.fingerprint });
+    return { certificate, activation: activation.id };
+  });
+}
+
+/** `POST /licenses/validate`: `not_activated` without an activation; records `lastSeenAt`. */
+export async function validate(ctx: EngineContext, input: ValidateInput): Promise<{ certificate: string }> {
+  const req = parse(input, false);
+  return transact(ctx, async (tx) => {
+    const found = await find(tx, req.product, req.keyHash, req.fingerprint);
+    assertUsable(ctx, found);
+    assertClosureGrace(ctx, found.account);
+    if (!found.activation) throw new LicensingError('not_activated', 'this machine is not activated on the license');
+    await tx.update('activations', {
+      ...found.activation,
+      lastSeenAt: now(ctx),
+      platform: req.platform ?? found.activation.platform,
+      appVersion: req.appVersion ?? found.activation.appVersion,
+    });
+    const { license, plan, product } = found;
+    return { certificate: await issueCertificate(ctx, tx, { license, plan, product, fingerprint: req.fingerprint }) };
+  });
+}
+
+/** `POST /licenses/deactivate`: frees the machine's seat, in any license status. */
+export async function deactivate(ctx: EngineContext, input: DeactivateInput): Promise<{ deactivated: true }> {
+  const req = parse(input, false);
+  return transact(ctx, async (tx) => {
+    const { license, activation } = await find(tx, req.product, req.keyHash, req.fingerprint);
+    if (!activation) throw new LicensingError('not_activated', 'this machine is not activated on the license');
+    await tx.delete('activations', activation.id);
+    await tx.update('licenses', { ...license, activationCount: Math.max(0, license.activationCount - 1), updatedAt: now(ctx) });
+    await audit(ctx, tx, {
+      accountId: license.accountId,
+      type: 'activation.deleted',
+      licenseId: license.id,
+      data: { activation: activation.id, fingerprint: activation.fingerprint, source: 'client' },
+    });
+    return { deactivated: true as const };
+  });
+}

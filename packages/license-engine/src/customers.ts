@@ -1,0 +1,71 @@
+import type { CustomerRecord } from './records.js';
+import type { StoreTx } from './store.js';
+import type { EngineContext } from './_internal/context.js';
+import { now, owned, transact } from './_internal/context.js';
+import { licenseViews } from './_internal/license-load.js';
+import { cursorOf, requireString } from './_internal/validate.js';
+import type { CustomerDetailView, CustomerView, ListView } from './views.js';
+import { customerView } from './views.js';
+
+/**
+ * The account's customer with this e-mail, created when missing (name defaults to the e-mail).
+ * A given name replaces an existing customer's name, also on their licenses' copies.
+ */
+export async function upsertCustomer(
+  ctx: EngineContext,
+  tx: StoreTx,
+  accountId: string,
+  email: string,
+  name: string | null,
+): Promise<CustomerRecord> {
+  const existing = await tx.findOne('customers', { accountId, email }, { lock: true });
+  const at = now(ctx);
+  if (!existing) {
+    const customer: CustomerRecord = { id: ctx.ids.next('cus'), accountId, email, name: name ?? email, createdAt: at, updatedAt: at };
+    await tx.insert('customers', customer);
+    return customer;
+  }
+  if (name === null || name === existing.name) return existing;
+  const renamed = { ...existing, name, updatedAt: at };
+  await tx.update('customers', renamed);
+  for (const license of await tx.findMany('licenses', { customerId: existing.id })) {
+    await tx.update('licenses', { ...license, customerName: name });
+  }
+  return renamed;
+}
+
+/** `GET /customers`: newest first; `email` exact, `q` part of e-mail or name. */
+export async function listCustomers(
+  ctx: EngineContext,
+  accountId: string,
+  options: { email?: string | null; q?: string | null; cursor?: string | null } = {},
+): Promise<ListView<CustomerView>> {
+  const cursor = cursorOf(options);
+  const where: { accountId: string; email?: string } = { accountId };
+  if (options.email !== undefined && options.email !== null && options.email !== '') where.email = String(options.email).trim().toLowerCase();
+  const q = options.q === undefined || options.q === null || options.q === '' ? null : requireString(options.q, 'q', 200);
+  return transact(ctx, async (tx) => {
+    const page = await tx.page('customers', {
+      where,
+      ...(q === null ? {} : { search: { text: q, fields: ['email', 'name'] as const } }),
+      cursor,
+      limit: 50,
+      order: 'desc',
+    });
+    const data: CustomerView[] = [];
+    for (const c of page.data) data.push(customerView(c, await tx.count('licenses', { customerId: c.id })));
+    return { data, nextCursor: page.nextCursor };
+  });
+}
+
+/** `GET /customers/{id}`: the customer with their licenses, newest first. */
+export async function getCustomer(ctx: EngineContext, accountId: string, id: string): Promise<CustomerDetailView> {
+  return transact(ctx, async (tx) => {
+    const customer = await owned(tx, 'customers', accountId, id, 'customer');
+    const licenses = (await tx.findMany('licenses', { customerId: customer.id })).reverse();
+    const view = licenseViews(tx);
+    const items = [];
+    for (const l of licenses) items.push(await view(l));
+    return { ...customerView(customer, licenses.length), licenses: items };
+  });
+}

@@ -1,0 +1,125 @@
+import type { Clock, IdGenerator, Random, SecretBox } from './ports.js';
+import type { ServicePlanTable } from './service-plans.js';
+import { DEFAULT_SERVICE_PLANS } from './service-plans.js';
+import type { Store } from './store.js';
+import type { EngineContext } from './_internal/context.js';
+import * as accounts from './accounts.js';
+import * as apiKeys from './api-keys.js';
+import { listEvents } from './audit.js';
+import * as client from './client.js';
+import * as customers from './customers.js';
+import * as integrations from './integrations.js';
+import * as keyEmail from './key-email.js';
+import * as actions from './license-actions.js';
+import * as licenses from './licenses.js';
+import { applyPaymentCommand } from './payments.js';
+import * as plans from './plans.js';
+import * as products from './products.js';
+import * as signingKeys from './signing-keys.js';
+
+/** What the engine runs on; the host wires real ports, tests deterministic ones. */
+export interface LicenseEngineDeps {
+  store: Store;
+  clock: Clock;
+  random: Random;
+  ids: IdGenerator;
+  secrets: SecretBox;
+  /** Service plans by name; defaults to `DEFAULT_SERVICE_PLANS`. */
+  servicePlans?: ServicePlanTable;
+}
+
+const bind =
+  <A extends unknown[], R>(ctx: EngineContext, fn: (ctx: EngineContext, ...args: A) => R) =>
+  (...args: A): R =>
+    fn(ctx, ...args);
+
+/**
+ * Creates the license engine: every rule of the licensing service over the injected ports.
+ * Vendor operations take the caller's account ID first (another account's object is `not_found`)
+ * and return API-shaped views; failures throw `LicensingError` with the spec's code.
+ *
+ * @example
+ * ```ts
+ * const engine = createLicenseEngine({
+ *   store: createMemoryStore(),
+ *   clock: systemClock,
+ *   random: cryptoRandom,
+ *   ids: createIdGenerator({ clock: systemClock, random: cryptoRandom }),
+ *   secrets: createSecretBox(masterKey),
+ * });
+ * const { account } = await engine.createAccount({ name: 'Acme', ownerEmail: 'owner@acme.test' });
+ * const product = await engine.createProduct(account.id, { name: 'Acme Editor', keyPrefix: 'ACME-' });
+ * ```
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function createLicenseEngine(deps: LicenseEngineDeps) {
+  const ctx: EngineContext = {
+    store: deps.store,
+    clock: deps.clock,
+    random: deps.random,
+    ids: deps.ids,
+    secrets: deps.secrets,
+    servicePlans: deps.servicePlans ?? DEFAULT_SERVICE_PLANS,
+    signers: new Map(),
+  };
+  const b = <A extends unknown[], R>(fn: (ctx: EngineContext, ...args: A) => R) => bind(ctx, fn);
+  return {
+    // Accounts and API keys
+    createAccount: b(accounts.createAccount),
+    authenticate: b(apiKeys.authenticate),
+    getAccount: b(accounts.getAccount),
+    updateAccount: b(accounts.updateAccount),
+    changeServicePlan: b(accounts.changeServicePlan),
+    getUsage: b(accounts.getUsage),
+    getBilling: b(accounts.getBilling),
+    closeAccount: b(accounts.closeAccount),
+    reopenAccount: b(accounts.reopenAccount),
+    listApiKeys: b(apiKeys.listApiKeys),
+    createApiKey: b(apiKeys.createApiKey),
+    revokeApiKey: b(apiKeys.revokeApiKey),
+    // Products, signing keys, plans
+    listProducts: b(products.listProducts),
+    createProduct: b(products.createProduct),
+    getProduct: b(products.getProduct),
+    updateProduct: b(products.updateProduct),
+    listSigningKeys: b(signingKeys.listSigningKeys),
+    createSigningKey: b(signingKeys.createSigningKey),
+    activateSigningKey: b(signingKeys.activateSigningKey),
+    exportSigningKeys: b(signingKeys.exportSigningKeys),
+    listPlans: b(plans.listPlans),
+    createPlan: b(plans.createPlan),
+    getPlan: b(plans.getPlan),
+    updatePlan: b(plans.updatePlan),
+    // Licenses, activations, customers, events
+    listLicenses: b(licenses.listLicenses),
+    createLicense: b(licenses.createLicense),
+    getLicense: b(licenses.getLicense),
+    updateLicense: b(licenses.updateLicense),
+    suspendLicense: b(actions.suspendLicense),
+    reinstateLicense: b(actions.reinstateLicense),
+    revokeLicense: b(actions.revokeLicense),
+    deleteActivation: b(actions.deleteActivation),
+    reserveKeyEmail: b(keyEmail.reserveKeyEmail),
+    getKeyEmail: b(keyEmail.getKeyEmail),
+    releaseKeyEmail: b(keyEmail.releaseKeyEmail),
+    listCustomers: b(customers.listCustomers),
+    getCustomer: b(customers.getCustomer),
+    listEvents: b(listEvents),
+    // Integrations
+    listIntegrations: b(integrations.listIntegrations),
+    getIntegration: b(integrations.getIntegration),
+    createIntegration: b(integrations.createIntegration),
+    updateIntegration: b(integrations.updateIntegration),
+    deleteIntegration: b(integrations.deleteIntegration),
+    getIntegrationSecrets: b(integrations.getIntegrationSecrets),
+    // Client API
+    activate: b(client.activate),
+    validate: b(client.validate),
+    deactivate: b(client.deactivate),
+    // Payments
+    applyPaymentCommand: b(applyPaymentCommand),
+  };
+}
+
+/** The engine's operations (see `createLicenseEngine`). */
+export type LicenseEngine = ReturnType<typeof createLicenseEngine>;

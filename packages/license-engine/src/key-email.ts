@@ -1,0 +1,84 @@
+import { LicensingError } from './errors.js';
+import type { LicenseRecord, Locale } from './records.js';
+import type { StoreTx } from './store.js';
+import { loadAccount } from './accounts.js';
+import type { EngineContext } from './_internal/context.js';
+import { owned, servicePlanOf, transact } from './_internal/context.js';
+import { spendHourlyBudget } from './_internal/budget.js';
+import { timestampMs, toTimestamp } from './_internal/time.js';
+
+/** How long a key e-mail reservation holds when its sender never releases it. */
+export const KEY_EMAIL_RESERVATION_MS = 60_000;
+
+/** Everything the host needs to e-mail a license key. */
+export interface KeyEmail {
+  licenseId: string;
+  to: string;
+  customerName: string;
+  key: string;
+  locale: Locale;
+  product: { id: string; name: string };
+  sender: { name: string | null; email: string | null; replyTo: string | null };
+}
+
+/**
+ * Reserves one key e-mail for a license inside the caller's transaction: `key_email_in_progress`
+ * while another unexpired reservation exists; `rate_limited` when the service plan's hourly
+ * budget is used up. Nothing is written when either is thrown.
+ */
+export async function reserveKeyEmailIn(ctx: EngineContext, tx: StoreTx, license: LicenseRecord): Promise<void> {
+  const held = await tx.get('emailReservations', license.id, { lock: true });
+  if (held && timestampMs(held.expiresAt) > ctx.clock.now()) {
+    throw new LicensingError('key_email_in_progress', `a key e-mail for license ${license.id} is already being sent`);
+  }
+  const account = await loadAccount(tx, license.accountId);
+  const budget = servicePlanOf(ctx, account.servicePlan).keyEmailsPerHour;
+  await spendHourlyBudget(ctx, tx, `keymail:${license.accountId}`, license.accountId, budget, 'license-key e-mails');
+  const reservation = { id: license.id, accountId: license.accountId, expiresAt: toTimestamp(ctx.clock.now() + KEY_EMAIL_RESERVATION_MS) };
+  if (held) await tx.update('emailReservations', reservation);
+  else await tx.insert('emailReservations', reservation);
+}
+
+/**
+ * `POST /licenses/{id}/send-key`: reserves the e-mail and returns what to send. The host sends it,
+ * then calls `releaseKeyEmail`. `conflict` for a revoked license; `account_closed` when closed.
+ */
+export async function reserveKeyEmail(ctx: EngineContext, accountId: string, licenseId: string): Promise<KeyEmail> {
+  return transact(ctx, async (tx) => {
+    const license = await owned(tx, 'licenses', accountId, licenseId, 'license', true);
+    if (license.status === 'revoked') throw new LicensingError('conflict', 'the license is revoked');
+    const account = await loadAccount(tx, accountId);
+    if (account.status === 'closed') throw new LicensingError('account_closed', 'the account is closed: no key is e-mailed');
+    await reserveKeyEmailIn(ctx, tx, license);
+    return keyEmailOf(ctx, tx, license);
+  });
+}
+
+/** What to send for a license whose e-mail is reserved (after `applyPaymentCommand` or `createLicense`). */
+export async function getKeyEmail(ctx: EngineContext, licenseId: string): Promise<KeyEmail> {
+  return transact(ctx, async (tx) => {
+    const license = await tx.get('licenses', licenseId);
+    if (!license) throw new LicensingError('not_found', `license ${licenseId} not found`);
+    return keyEmailOf(ctx, tx, license);
+  });
+}
+
+/** Ends a reservation once the e-mail is sent or has failed, so the next send may run. */
+export async function releaseKeyEmail(ctx: EngineContext, licenseId: string): Promise<void> {
+  await transact(ctx, (tx) => tx.delete('emailReservations', licenseId));
+}
+
+async function keyEmailOf(ctx: EngineContext, tx: StoreTx, license: LicenseRecord): Promise<KeyEmail> {
+  const account = await loadAccount(tx, license.accountId);
+  const product = await tx.get('products', license.productId);
+  return {
+    licenseId: license.id,
+    to: license.customerEmail,
+    customerName: license.customerName,
+    key: new TextDecoder().decode(ctx.secrets.decrypt(license.keyEncrypted)),
+    locale: license.locale,
+    product: { id: license.productId, name: product?.name ?? '' },
+    sender: { name: account.senderName, email: account.senderEmail, replyTo: account.replyTo },
+  };
+}
+

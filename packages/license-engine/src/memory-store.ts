@@ -1,0 +1,147 @@
+import type { Collection, RecordMap } from './records.js';
+import type { Page, PageQuery, Store, StoreTx, Where } from './store.js';
+import { StoreConflictError, storeSchema } from './store.js';
+import { decodeCursor, encodeCursor, matchesSearch, matchesWhere } from './_internal/store-query.js';
+
+type Row = Record<string, unknown> & { id: string };
+type Table = Map<string, Row>;
+
+/**
+ * Creates an in-memory store: the reference adapter of the store port, for tests and for
+ * single-process embedding without persistence.
+ *
+ * Transactions run one at a time (a mutex), so every transaction sees a consistent state and
+ * locks are no-ops. Records are copied in and out (no aliasing with the caller's objects), and
+ * a transaction that throws leaves the store exactly as it was. A transaction must not start
+ * another transaction on the same store (it would wait for itself).
+ *
+ * @example
+ * ```ts
+ * const store = createMemoryStore();
+ * await store.transaction(async (tx) => tx.insert('counters', { id: 'c1', accountId: 'acc_1', count: 1, expiresAt: '2030-01-01T00:00:00Z' }));
+ * const counter = await store.transaction((tx) => tx.get('counters', 'c1'));
+ * ```
+ */
+export function createMemoryStore(): Store {
+  const tables = new Map<Collection, Table>();
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  const table = (collection: Collection): Table => {
+    let rows = tables.get(collection);
+    if (!rows) {
+      rows = new Map();
+      tables.set(collection, rows);
+    }
+    return rows;
+  };
+
+  async function run<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    if (closed) throw new Error('store is closed');
+    // Writes go to an overlay (null = deleted) and reach the tables only on success.
+    const overlay = new Map<Collection, Map<string, Row | null>>();
+    const tx = createTx(table, overlay);
+    const result = await work(tx);
+    for (const [collection, writes] of overlay) {
+      const rows = table(collection);
+      for (const [id, row] of writes) {
+        if (row === null) rows.delete(id);
+        else rows.set(id, row);
+      }
+    }
+    return result;
+  }
+
+  return {
+    transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+      const next = queue.then(() => run(work));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    async close() {
+      closed = true;
+      await queue;
+    },
+  };
+}
+
+function createTx(table: (c: Collection) => Table, overlay: Map<Collection, Map<string, Row | null>>): StoreTx {
+  const writes = (collection: Collection): Map<string, Row | null> => {
+    let w = overlay.get(collection);
+    if (!w) {
+      w = new Map();
+      overlay.set(collection, w);
+    }
+    return w;
+  };
+
+  const visible = (collection: Collection): Row[] => {
+    const w = overlay.get(collection);
+    const rows: Row[] = [];
+    for (const [id, row] of table(collection)) if (!w?.has(id)) rows.push(row);
+    if (w) for (const row of w.values()) if (row !== null) rows.push(row);
+    return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  };
+
+  const read = (collection: Collection, id: string): Row | null => {
+    const w = overlay.get(collection);
+    if (w?.has(id)) return w.get(id) ?? null;
+    return table(collection).get(id) ?? null;
+  };
+
+  const checkUnique = (collection: Collection, row: Row) => {
+    for (const key of storeSchema[collection].unique) {
+      const clash = visible(collection).find((other) => other.id !== row.id && key.every((f) => other[f] === row[f]));
+      if (clash) throw new StoreConflictError(collection, key.join(','));
+    }
+  };
+
+  const copy = <T>(value: T): T => structuredClone(value);
+
+  const tx: StoreTx = {
+    async get<C extends Collection>(collection: C, id: string) {
+      const row = read(collection, id);
+      return row ? (copy(row) as unknown as RecordMap[C]) : null;
+    },
+    async findOne<C extends Collection>(collection: C, where: Where<C>) {
+      const row = visible(collection).find((r) => matchesWhere(r, where));
+      return row ? (copy(row) as unknown as RecordMap[C]) : null;
+    },
+    async findMany<C extends Collection>(collection: C, where: Where<C>) {
+      return visible(collection)
+        .filter((r) => matchesWhere(r, where))
+        .map((r) => copy(r) as unknown as RecordMap[C]);
+    },
+    async count<C extends Collection>(collection: C, where: Where<C>) {
+      return visible(collection).filter((r) => matchesWhere(r, where)).length;
+    },
+    async page<C extends Collection>(collection: C, query: PageQuery<C>): Promise<Page<RecordMap[C]>> {
+      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      let rows = visible(collection).filter(
+        (r) => matchesWhere(r, query.where ?? {}) && (!query.search || matchesSearch(r, query.search)),
+      );
+      if (query.order === 'desc') rows.reverse();
+      if (after !== null) rows = rows.filter((r) => (query.order === 'desc' ? r.id < after : r.id > after));
+      const data = rows.slice(0, query.limit);
+      const last = data[data.length - 1];
+      const nextCursor = rows.length > query.limit && last ? encodeCursor(last.id) : null;
+      return { data: data.map((r) => copy(r) as unknown as RecordMap[C]), nextCursor };
+    },
+    async insert<C extends Collection>(collection: C, record: RecordMap[C]) {
+      const row = copy(record) as unknown as Row;
+      if (read(collection, row.id)) throw new StoreConflictError(collection, 'id');
+      checkUnique(collection, row);
+      writes(collection).set(row.id, row);
+    },
+    async update<C extends Collection>(collection: C, record: RecordMap[C]) {
+      const row = copy(record) as unknown as Row;
+      if (!read(collection, row.id)) throw new Error(`no ${collection} record ${row.id} to update`);
+      checkUnique(collection, row);
+      writes(collection).set(row.id, row);
+    },
+    async delete<C extends Collection>(collection: C, id: string) {
+      if (read(collection, id)) writes(collection).set(id, null);
+    },
+  };
+  return tx;
+}

@@ -1,0 +1,85 @@
+import type { PaymentCommand } from './commands.js';
+import { LicensingError } from './errors.js';
+import type { ProcessedEventRecord } from './records.js';
+import { loadAccount } from './accounts.js';
+import { audit } from './audit.js';
+import type { EngineContext } from './_internal/context.js';
+import { now, transact } from './_internal/context.js';
+import type { Outcome, PaymentScope } from './_internal/payment-scope.js';
+import { onChargeback, onCustomerUpserted, onPurchase, onRefund } from './_internal/payment-orders.js';
+import { onSubscriptionChanged, onSubscriptionPaid } from './_internal/payment-subscriptions.js';
+import { eventOrderKey } from './_internal/time.js';
+import { asObject, invalid, requireString } from './_internal/validate.js';
+
+/** What a provider event did; `keyEmail` asks the host to e-mail a new license's key (already reserved). */
+export interface PaymentResult {
+  result: 'processed' | 'duplicate' | 'ignored';
+  detail: string;
+  licenseId: string | null;
+  keyEmail: { licenseId: string } | null;
+}
+
+const KINDS = ['customer_upserted', 'purchase_completed', 'subscription_paid', 'subscription_changed', 'refunded', 'chargeback', 'ignored'];
+
+/**
+ * Applies one provider event in ONE store transaction: de-duplication by (integration, event ID),
+ * customer, license, audit events (`webhook.received` included). Throws `not_found` for an unknown
+ * integration, `customer_unknown` while a provider customer ID is unmapped, `conflict` for a
+ * payment on a revoked license, `key_email_in_progress` and `rate_limited` for key e-mails; a
+ * throw writes nothing, so the provider's retry is processed afresh.
+ */
+export async function applyPaymentCommand(ctx: EngineContext, integrationId: string, command: PaymentCommand): Promise<PaymentResult> {
+  const body = asObject(command, 'command');
+  if (!KINDS.includes(body.kind as string)) invalid(`unknown command kind ${String(body.kind)}`);
+  const eventId = requireString(body.eventId, 'eventId', 200);
+  const eventType = requireString(body.eventType, 'eventType', 200);
+  const key = eventOrderKey(requireString(body.occurredAt, 'occurredAt', 100), eventId);
+  return transact(ctx, async (tx) => {
+    const integration = await tx.get('integrations', integrationId);
+    if (!integration) throw new LicensingError('not_found', `integration ${integrationId} not found`);
+    if (command.provider !== integration.provider) invalid(`integration ${integrationId} is a ${integration.provider} integration`);
+    const accountId = integration.accountId;
+    const webhook = async (outcome: Outcome) =>
+      audit(ctx, tx, {
+        accountId,
+        type: 'webhook.received',
+        licenseId: outcome.licenseId,
+        data: { provider: integration.provider, eventType, result: outcome.result, detail: outcome.detail },
+      });
+    const seen = await tx.findOne('processedEvents', { integrationId, eventId }, { lock: true });
+    if (seen) {
+      const duplicate: PaymentResult = { result: 'duplicate', detail: `event ${eventId} was already processed`, licenseId: null, keyEmail: null };
+      await webhook(duplicate);
+      return duplicate;
+    }
+    // Claimed first: a concurrent delivery of the same event clashes here and is rerun as a duplicate.
+    const processed: ProcessedEventRecord = { id: ctx.ids.next('pev'), accountId, integrationId, eventId, eventType, result: 'processing', processedAt: now(ctx) };
+    await tx.insert('processedEvents', processed);
+    const product = await tx.get('products', integration.productId);
+    if (!product) throw new LicensingError('internal_error', `integration ${integrationId} refers to a missing product`);
+    const scope: PaymentScope = { ctx, tx, integration, product, account: await loadAccount(tx, accountId), key };
+    const outcome = await dispatch(scope, command);
+    await tx.update('processedEvents', { ...processed, result: outcome.result });
+    await webhook(outcome);
+    return { ...outcome, keyEmail: outcome.keyEmail };
+  });
+}
+
+function dispatch(scope: PaymentScope, command: PaymentCommand): Promise<Outcome> {
+  switch (command.kind) {
+    case 'customer_upserted':
+      return onCustomerUpserted(scope, command);
+    case 'purchase_completed':
+      return onPurchase(scope, command);
+    case 'subscription_paid':
+      return onSubscriptionPaid(scope, command);
+    case 'subscription_changed':
+      return onSubscriptionChanged(scope, command);
+    case 'refunded':
+      return onRefund(scope, command);
+    case 'chargeback':
+      return onChargeback(scope, command);
+    case 'ignored':
+      return Promise.resolve({ result: 'ignored', detail: String(command.reason ?? 'event not handled'), licenseId: null, keyEmail: null });
+  }
+}

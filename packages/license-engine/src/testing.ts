@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe } from 'vitest';
+import type { Store } from './store.js';
+import { engineCases } from './_internal/conformance/engine-cases.js';
+import { queryCases } from './_internal/conformance/queries.js';
+import { transactionCases } from './_internal/conformance/transactions.js';
+
+/** How the conformance suite gets a store: a new, EMPTY store per test, and how to dispose of it. */
+export interface StoreFactory {
+  create: () => Promise<Store>;
+  /** Disposes of the store after each test; `store.close()` when omitted. */
+  destroy?: (store: Store) => Promise<void>;
+}
+
+/**
+ * The store conformance suite every adapter runs (vitest): every query and filter of
+ * `storeSchema`, unique keys, atomicity, locking, paging under concurrent inserts, and the
+ * concurrency cases through the engine (parallel activations never exceed the limit; a revoke
+ * racing payments ends revoked; one provider event delivered many times at once is processed once).
+ *
+ * @example
+ * ```ts
+ * // test/memory-store.test.ts
+ * import { createMemoryStore } from '@svc-licensing/license-engine';
+ * import { testStore } from '@svc-licensing/license-engine/testing';
+ *
+ * testStore('memory', { create: async () => createMemoryStore() });
+ * ```
+ */
+export function testStore(name: string, factory: StoreFactory): void {
+  describe(`store conformance: ${name}`, () => {
+    let store: Store | null = null;
+    const current = (): Store => {
+      if (!store) throw new Error('the store is created before each test');
+      return store;
+    };
+    beforeEach(async () => {
+      store = await factory.create();
+    });
+    afterEach(async () => {
+      const done = store;
+      store = null;
+      if (!done) return;
+      if (factory.destroy) await factory.destroy(done);
+      else await done.close();
+    });
+    describe('queries', () => queryCases(current));
+    describe('transactions', () => transactionCases(current));
+    describe('engine concurrency', () => engineCases(current));
+  });
+}

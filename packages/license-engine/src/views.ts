@@ -1,0 +1,280 @@
+import type { LicenseStatus } from '@svc-licensing/cert-format';
+import type {
+  AccountRecord,
+  ActivationRecord,
+  ApiKeyRecord,
+  AuditEventRecord,
+  AuditEventType,
+  CustomerPortal,
+  CustomerRecord,
+  Environment,
+  IntegrationRecord,
+  LicenseRecord,
+  Locale,
+  PlanKind,
+  PlanRecord,
+  ProductRecord,
+  ProviderName,
+  SigningKeyRecord,
+  SigningKeyStatus,
+  Timestamp,
+} from './records.js';
+import { activationLimitOf, maxMajorOf, validUntilOf } from './_internal/effective.js';
+
+/** API-shaped objects the engine returns: the spec's resource tables, field for field. */
+
+/** A list page: `nextCursor` is null on the last page. */
+export interface ListView<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+export interface ProductView {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  graceDays: number;
+  offlineDays: number;
+  createdAt: Timestamp;
+}
+
+export interface SigningKeyView {
+  kid: string;
+  publicKey: string;
+  status: SigningKeyStatus;
+  createdAt: Timestamp;
+  activatedAt: Timestamp | null;
+}
+
+export interface PlanView {
+  id: string;
+  /** Product ID. */
+  product: string;
+  code: string;
+  name: string;
+  kind: PlanKind;
+  maxActivations: number;
+  entitlements: string[];
+  maxMajor: number | null;
+  trialDays: number;
+  offlineDays: number | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface ActivationView {
+  id: string;
+  fingerprint: string;
+  name: string | null;
+  platform: string | null;
+  appVersion: string | null;
+  createdAt: Timestamp;
+  lastSeenAt: Timestamp;
+}
+
+export interface LicenseView {
+  id: string;
+  product: string;
+  plan: string;
+  planId: string;
+  planName: string;
+  customer: { id: string; email: string; name: string };
+  status: LicenseStatus;
+  seats: number;
+  maxActivations: number | null;
+  activationLimit: number;
+  maxMajor: number | null;
+  entitlements: string[];
+  paidUntil: Timestamp | null;
+  validUntil: Timestamp | null;
+  provider: ProviderName | null;
+  activationCount: number;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** The create and detail responses: the list item plus the key and the activations. */
+export interface LicenseDetailView extends LicenseView {
+  key: string;
+  activations: ActivationView[];
+}
+
+export interface CustomerView {
+  id: string;
+  email: string;
+  name: string;
+  licenseCount: number;
+}
+
+export interface CustomerDetailView extends CustomerView {
+  licenses: LicenseView[];
+}
+
+export interface IntegrationView {
+  id: string;
+  provider: ProviderName;
+  product: string;
+  environment: Environment;
+  priceMap: Record<string, string>;
+  hasWebhookSecret: boolean;
+  hasApiKey: boolean;
+}
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  lastUsedAt: Timestamp | null;
+  createdAt: Timestamp;
+}
+
+export interface ApiKeyCreatedView extends ApiKeyView {
+  /** The full value, shown only in the create response. */
+  key: string;
+}
+
+export interface AccountView {
+  id: string;
+  name: string;
+  ownerEmail: string;
+  /** The service plan. */
+  plan: string;
+  /** The custom portal's URL; null for `none`, and for `svc` until the server fills in its own address. */
+  portalUrl: string | null;
+  senderName: string | null;
+  senderEmail: string | null;
+  replyTo: string | null;
+  defaultLocale: Locale;
+  customerPortal: CustomerPortal;
+  status: 'open' | 'closed';
+  closedAt: Timestamp | null;
+  createdAt: Timestamp;
+}
+
+export interface UsageView {
+  plan: string;
+  activeLicenses: number;
+  licenseLimit: number | null;
+  products: number;
+  productLimit: number | null;
+  overLimit: boolean;
+}
+
+export interface BillingView {
+  plan: string;
+  interval: 'month' | null;
+  status: 'active' | 'canceled';
+  currentPeriodEnd: Timestamp | null;
+  cancelAt: Timestamp | null;
+}
+
+export interface AuditEventView {
+  id: string;
+  type: AuditEventType;
+  /** License ID, or null for events about no license. */
+  license: string | null;
+  data: Record<string, unknown>;
+  createdAt: Timestamp;
+}
+
+export function productView(p: ProductRecord): ProductView {
+  return { id: p.id, name: p.name, keyPrefix: p.keyPrefix, graceDays: p.graceDays, offlineDays: p.offlineDays, createdAt: p.createdAt };
+}
+
+export function signingKeyView(k: SigningKeyRecord): SigningKeyView {
+  return { kid: k.kid, publicKey: k.publicKey, status: k.status, createdAt: k.createdAt, activatedAt: k.activatedAt };
+}
+
+export function planView(p: PlanRecord): PlanView {
+  return {
+    id: p.id,
+    product: p.productId,
+    code: p.code,
+    name: p.name,
+    kind: p.kind,
+    maxActivations: p.maxActivations,
+    entitlements: [...p.entitlements],
+    maxMajor: p.maxMajor,
+    trialDays: p.trialDays,
+    offlineDays: p.offlineDays,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+}
+
+export function activationView(a: ActivationRecord): ActivationView {
+  return {
+    id: a.id,
+    fingerprint: a.fingerprint,
+    name: a.name,
+    platform: a.platform,
+    appVersion: a.appVersion,
+    createdAt: a.createdAt,
+    lastSeenAt: a.lastSeenAt,
+  };
+}
+
+export function licenseView(l: LicenseRecord, plan: PlanRecord, product: ProductRecord): LicenseView {
+  return {
+    id: l.id,
+    product: l.productId,
+    plan: plan.code,
+    planId: plan.id,
+    planName: plan.name,
+    customer: { id: l.customerId, email: l.customerEmail, name: l.customerName },
+    status: l.status,
+    seats: l.seats,
+    maxActivations: l.maxActivations,
+    activationLimit: activationLimitOf(l, plan),
+    maxMajor: maxMajorOf(l, plan),
+    entitlements: [...plan.entitlements],
+    paidUntil: l.paidUntil,
+    validUntil: validUntilOf(l, product),
+    provider: l.provider,
+    activationCount: l.activationCount,
+    createdAt: l.createdAt,
+    updatedAt: l.updatedAt,
+  };
+}
+
+export function customerView(c: CustomerRecord, licenseCount: number): CustomerView {
+  return { id: c.id, email: c.email, name: c.name, licenseCount };
+}
+
+export function integrationView(i: IntegrationRecord): IntegrationView {
+  return {
+    id: i.id,
+    provider: i.provider,
+    product: i.productId,
+    environment: i.environment,
+    priceMap: { ...i.priceMap },
+    hasWebhookSecret: i.webhookSecret !== null,
+    hasApiKey: i.apiKey !== null,
+  };
+}
+
+export function apiKeyView(k: ApiKeyRecord): ApiKeyView {
+  return { id: k.id, name: k.name, prefix: k.prefix, lastUsedAt: k.lastUsedAt, createdAt: k.createdAt };
+}
+
+export function accountView(a: AccountRecord): AccountView {
+  return {
+    id: a.id,
+    name: a.name,
+    ownerEmail: a.ownerEmail,
+    plan: a.servicePlan,
+    portalUrl: a.customerPortal.mode === 'custom' ? a.customerPortal.url : null,
+    senderName: a.senderName,
+    senderEmail: a.senderEmail,
+    replyTo: a.replyTo,
+    defaultLocale: a.defaultLocale,
+    customerPortal: { ...a.customerPortal },
+    status: a.status,
+    closedAt: a.closedAt,
+    createdAt: a.createdAt,
+  };
+}
+
+export function auditEventView(e: AuditEventRecord): AuditEventView {
+  return { id: e.id, type: e.type, license: e.licenseId, data: structuredClone(e.data), createdAt: e.createdAt };
+}
