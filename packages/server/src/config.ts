@@ -32,6 +32,9 @@ export const options = {
   data: { flag: 'data', env: 'SVC_DATA_DIR', default: './data', help: 'data folder of the embedded store (created if missing)' },
   database: { flag: 'database', env: 'SVC_DATABASE_URL', help: 'mysql://user:pass@host:3306/db (MySQL/MariaDB) or memory: instead of --data' },
   publicUrl: { flag: 'public-url', env: 'SVC_PUBLIC_URL', help: 'public address of the service without /v1 (default http://<host>:<port>), used in webhook URLs' },
+  rateLimitVendor: { flag: 'rate-limit-vendor', env: 'SVC_RATE_LIMIT_VENDOR', default: '5000', help: 'vendor API requests per hour and account' },
+  rateLimitClientKey: { flag: 'rate-limit-client-key', env: 'SVC_RATE_LIMIT_CLIENT_KEY', default: '30', help: 'client API calls per hour, license key and IP address' },
+  rateLimitClientIp: { flag: 'rate-limit-client-ip', env: 'SVC_RATE_LIMIT_CLIENT_IP', default: '600', help: 'client API calls per hour and IP address' },
   name: { flag: 'name', env: 'SVC_ACCOUNT_NAME', help: 'name of the new account' },
   ownerEmail: { flag: 'owner-email', env: 'SVC_OWNER_EMAIL', help: "e-mail address of the account's owner" },
   servicePlan: { flag: 'service-plan', env: 'SVC_SERVICE_PLAN', help: "the account's service plan (default: the host's default plan)" },
@@ -94,6 +97,14 @@ export interface ServeConfig {
   host: string;
   publicBaseUrl: string;
   store: StoreChoice;
+  /** Requests per hour (the spec's values by default; tests and benchmarks raise them). */
+  limits: { vendorPerAccount: number; clientPerKeyAndIp: number; clientPerIp: number };
+}
+
+function positiveInteger(name: OptionName, flags: Record<string, unknown>, env: Env): number {
+  const text = requiredValue(name, flags, env);
+  if (!/^[1-9]\d{0,9}$/.test(text)) throw new ConfigError(`--${options[name].flag} must be a positive whole number, got ${JSON.stringify(text)}`);
+  return Number(text);
 }
 
 /**
@@ -101,7 +112,7 @@ export interface ServeConfig {
  *
  * @example
  * ```ts
- * serveConfig({ port: '0' }, process.env); // { port: 0, host: '127.0.0.1', publicBaseUrl: 'http://127.0.0.1:0', store: ... }
+ * serveConfig({ port: '9000' }, process.env); // { port: 9000, host: '127.0.0.1', publicBaseUrl: 'http://127.0.0.1:9000', ... }
  * ```
  */
 export function serveConfig(flags: Record<string, unknown>, env: Env): ServeConfig {
@@ -119,5 +130,10 @@ export function serveConfig(flags: Record<string, unknown>, env: Env): ServeConf
     host,
     publicBaseUrl: (publicUrl ?? `http://${urlHost}:${port}`).replace(/\/+$/, '').replace(/\/v1$/, ''),
     store: chooseStore(flags, env),
+    limits: {
+      vendorPerAccount: positiveInteger('rateLimitVendor', flags, env),
+      clientPerKeyAndIp: positiveInteger('rateLimitClientKey', flags, env),
+      clientPerIp: positiveInteger('rateLimitClientIp', flags, env),
+    },
   };
 }

@@ -23,16 +23,18 @@ describe('serve options', () => {
       host: '127.0.0.1',
       publicBaseUrl: 'http://127.0.0.1:8787',
       store: { kind: 'embedded', dataDir: './data' },
+      limits: { vendorPerAccount: 5000, clientPerKeyAndIp: 30, clientPerIp: 600 },
     });
   });
 
   it('come from the environment, and a flag beats its environment variable', () => {
-    const env = { SVC_PORT: '9000', SVC_HOST: '0.0.0.0', SVC_DATA_DIR: '/srv/svc', SVC_PUBLIC_URL: 'https://lic.example.com/v1/' };
+    const env = { SVC_PORT: '9000', SVC_HOST: '0.0.0.0', SVC_DATA_DIR: '/srv/svc', SVC_PUBLIC_URL: 'https://lic.example.com/v1/', SVC_RATE_LIMIT_CLIENT_IP: '100000' };
     expect(serveConfig({}, env)).toEqual({
       port: 9000,
       host: '0.0.0.0',
       publicBaseUrl: 'https://lic.example.com',
       store: { kind: 'embedded', dataDir: '/srv/svc' },
+      limits: { vendorPerAccount: 5000, clientPerKeyAndIp: 30, clientPerIp: 100000 },
     });
     expect(serveConfig({ port: '9100', data: '/tmp/x' }, env)).toMatchObject({ port: 9100, store: { dataDir: '/tmp/x' } });
   });
@@ -41,6 +43,7 @@ describe('serve options', () => {
     expect(() => serveConfig({ port: 'eighty' }, {})).toThrow(/--port must be a number/);
     expect(() => serveConfig({}, { SVC_PORT: '70000' })).toThrow(/--port/);
     expect(() => serveConfig({ publicUrl: 'ftp://x' }, {})).toThrow(/--public-url/);
+    expect(() => serveConfig({ rateLimitClientKey: '0' }, {})).toThrow(/--rate-limit-client-key must be a positive whole number/);
   });
 });
 
