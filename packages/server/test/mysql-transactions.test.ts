@@ -1,0 +1,143 @@
+import { StoreConflictError } from '@svc-licensing/license-engine';
+import type { CounterRecord } from '@svc-licensing/license-engine';
+import { createConnection } from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createMySqlStore } from '../src/stores/mysql/index.js';
+import type { MySqlStore } from '../src/stores/mysql/index.js';
+import { createTestDatabase } from './support/mysql-database.js';
+import type { TestDatabase } from './support/mysql-database.js';
+
+let db: TestDatabase;
+let store: MySqlStore;
+beforeAll(async () => {
+  db = await createTestDatabase('tx');
+  store = createMySqlStore(db.url, { poolSize: 6, lockWaitTimeoutSeconds: 2 });
+  await store.ready();
+});
+afterAll(async () => {
+  await store.close();
+  await db.drop();
+});
+
+const counter = (id: string, count = 0): CounterRecord => ({ id, accountId: 'acc_t', count, expiresAt: '2030-01-01T00:00:00Z' });
+const countOf = (id: string) => store.transaction(async (tx) => (await tx.get('counters', id))?.count);
+
+/** Resolves once `n` parties have arrived. */
+function barrier(n: number) {
+  let arrived = 0;
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return () => {
+    if (++arrived === n) open();
+    return opened;
+  };
+}
+
+describe('mysql store transactions', () => {
+  test('a unit of work that throws leaves nothing behind', async () => {
+    const failure = new Error('stop');
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.insert('counters', counter('rollback-1'));
+        await tx.update('counters', counter('rollback-1', 5));
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await countOf('rollback-1')).toBeUndefined();
+  });
+
+  test('locked read-modify-write from many concurrent transactions loses no update', async () => {
+    await store.transaction((tx) => tx.insert('counters', counter('hot')));
+    await Promise.all(
+      Array.from({ length: 30 }, () =>
+        store.transaction(async (tx) => {
+          const row = await tx.get('counters', 'hot', { lock: true });
+          await tx.update('counters', { ...row!, count: row!.count + 1 });
+        }),
+      ),
+    );
+    expect(await countOf('hot')).toBe(30);
+  });
+
+  test('a deadlock is retried, even when the work swallowed the error, and both units apply once', async () => {
+    await store.transaction(async (tx) => {
+      await tx.insert('counters', counter('dl-a'));
+      await tx.insert('counters', counter('dl-b'));
+    });
+    const bothLockedFirst = barrier(2);
+    let attempts = 0;
+    const crossing = (first: string, second: string, swallow: boolean) =>
+      store.transaction(async (tx) => {
+        attempts++;
+        const a = await tx.get('counters', first, { lock: true });
+        await bothLockedFirst();
+        try {
+          const b = await tx.get('counters', second, { lock: true });
+          await tx.update('counters', { ...a!, count: a!.count + 1 });
+          await tx.update('counters', { ...b!, count: b!.count + 1 });
+        } catch (error) {
+          if (!swallow) throw error;
+        }
+      });
+    await Promise.all([crossing('dl-a', 'dl-b', true), crossing('dl-b', 'dl-a', true)]);
+    expect(attempts).toBeGreaterThan(2);
+    expect([await countOf('dl-a'), await countOf('dl-b')]).toEqual([2, 2]);
+  });
+
+  test('a unique-key clash is a StoreConflictError naming the key, not retried, and rolls back the unit', async () => {
+    await store.transaction(async (tx) => {
+      await tx.insert('accounts', { id: 'acc_x' } as never);
+      await tx.insert('apiKeys', { id: 'key_1', accountId: 'acc_x', name: 'a', prefix: 'svc_sk_abc', hash: 'h1', lastUsedAt: null, createdAt: 'x' });
+    });
+    let attempts = 0;
+    const error = await store
+      .transaction(async (tx) => {
+        attempts++;
+        await tx.insert('counters', counter('before-clash'));
+        await tx.insert('apiKeys', { id: 'key_2', accountId: 'acc_x', name: 'b', prefix: 'svc_sk_abc', hash: 'h1', lastUsedAt: null, createdAt: 'x' });
+      })
+      .catch((e: unknown) => e);
+    expect(StoreConflictError.is(error)).toBe(true);
+    expect(error).toMatchObject({ collection: 'apiKeys', index: 'hash' });
+    expect(attempts).toBe(1);
+    expect(await countOf('before-clash')).toBeUndefined();
+    const dupId = await store.transaction((tx) => tx.insert('counters', counter('hot'))).catch((e: unknown) => e);
+    expect(dupId).toMatchObject({ code: 'store_conflict', collection: 'counters', index: 'id' });
+  });
+
+  test('a lock held past the wait timeout is retried a bounded number of times, then reported busy', async () => {
+    const busy = createMySqlStore(db.url, { poolSize: 1, lockWaitTimeoutSeconds: 1, maxRetries: 1 });
+    await busy.transaction((tx) => tx.insert('counters', counter('held')));
+    const holder = await createConnection({ uri: db.url });
+    try {
+      await holder.query('START TRANSACTION');
+      await holder.query('SELECT doc FROM counters WHERE id = ? FOR UPDATE', ['held']);
+      let attempts = 0;
+      const error = await busy
+        .transaction(async (tx) => {
+          attempts++;
+          return tx.get('counters', 'held', { lock: true });
+        })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'MySqlStoreError', code: 'store_busy' });
+      expect((error as Error).cause).toMatchObject({ errno: 1205 });
+      expect(attempts).toBe(2);
+      await holder.query('ROLLBACK');
+      expect(await busy.transaction(async (tx) => (await tx.get('counters', 'held', { lock: true }))?.id)).toBe('held');
+    } finally {
+      await holder.end();
+      await busy.close();
+    }
+  });
+
+  test('update of a missing record fails and writes nothing; delete of a missing record is fine', async () => {
+    await expect(store.transaction((tx) => tx.update('counters', counter('nobody', 1)))).rejects.toThrow(/no counters record nobody/);
+    await expect(store.transaction((tx) => tx.delete('counters', 'nobody'))).resolves.toBeUndefined();
+    expect(await countOf('nobody')).toBeUndefined();
+  });
+
+  test('an update that changes nothing still counts as found', async () => {
+    await store.transaction((tx) => tx.insert('counters', counter('same', 3)));
+    await expect(store.transaction((tx) => tx.update('counters', counter('same', 3)))).resolves.toBeUndefined();
+  });
+});
