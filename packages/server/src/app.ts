@@ -1,0 +1,154 @@
+import { getQuery, getRequestIP, getRouterParams, H3, type H3Event } from 'h3';
+import type { LicenseEngine } from '@svc-licensing/license-engine';
+import { authenticate } from './http/auth.js';
+import { DEFAULT_BODY_LIMIT, readJsonBody } from './http/body.js';
+import { CLIENT_CORS_HEADERS, CLIENT_PREFLIGHT_HEADERS } from './http/cors.js';
+import { ApiError, errorResponse, toErrorReply } from './http/errors.js';
+import { createJsonLogger, describeCause, type RequestLogger } from './http/log.js';
+import {
+  binding, consume, createMemoryRateLimitStore, DEFAULT_RATE_LIMITS, licenseKeyBucket, rateLimitHeaders,
+  type RateLimitResult, type RateLimits, type RateLimitStore,
+} from './http/rate-limit.js';
+import { defineRoute, toRouterPath, type RouteDef, type RouteServices, type ServerHooks } from './http/route.js';
+import { validate } from './http/validate.js';
+import { createOpenApiDocument } from './openapi.js';
+import { clientRoutes } from './routes/client.js';
+import { healthRoute } from './routes/health.js';
+import { vendorRoutes } from './routes/index.js';
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  engine: LicenseEngine;
+  /** Public address of the service without `/v1`, used for `webhookUrl` (e.g. `https://licensing.example.com`). */
+  publicBaseUrl: string;
+  /** Rate limits; unset values take the spec's. */
+  limits?: Partial<RateLimits>;
+  /** Where rate-limit counters live; in process memory by default. */
+  rateLimitStore?: RateLimitStore;
+  /** Largest accepted request body in bytes; 64 KiB by default. */
+  bodyLimit?: number;
+  /** One JSON line per request to stdout by default; `false` silences it. */
+  log?: RequestLogger | false;
+  /** Time source of the rate-limit windows. */
+  clock?: { now(): number };
+  /** Take the client IP from the first `X-Forwarded-For` entry (only behind a proxy you control that overwrites it). */
+  trustProxy?: boolean;
+  /** Extension points (e-mail delivery). */
+  hooks?: ServerHooks;
+  /** Extra routes mounted with the same pipeline (auth, limits, validation, errors) and listed in the OpenAPI document. */
+  routes?: RouteDef[];
+}
+
+interface RequestState {
+  startedAt: number;
+  accountId?: string;
+  errorCode?: string;
+  cause?: unknown;
+}
+
+/**
+ * Builds the HTTP app: the vendor API, the client API, `GET /health` and `GET /v1/openapi.json`.
+ * Run it in-process with `app.request(...)` / `app.fetch(request)` or on Node with `listen`.
+ *
+ * @example
+ * const app = createApp({ engine, publicBaseUrl: 'https://licensing.example.com' });
+ * const res = await app.request('/health'); // 200 { status: 'ok' }
+ */
+export function createApp(options: AppOptions): H3 {
+  const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.limits };
+  const store = options.rateLimitStore ?? createMemoryRateLimitStore();
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const now = () => (options.clock ?? Date).now();
+  const log = options.log === false ? null : (options.log ?? createJsonLogger());
+  const services: RouteServices = { engine: options.engine, publicBaseUrl: options.publicBaseUrl, hooks: options.hooks ?? {} };
+  const openapiRoute = defineRoute({
+    method: 'GET', path: '/v1/openapi.json', api: 'public', tag: 'Meta', summary: 'This OpenAPI 3.1 document',
+    handler: () => openapi,
+  });
+  const routes = [...vendorRoutes, ...clientRoutes, healthRoute, openapiRoute, ...(options.routes ?? [])];
+  const openapi = createOpenApiDocument(routes, { serverUrl: options.publicBaseUrl.replace(/\/+$/, '') });
+  const clientPaths = new Set(routes.filter((r) => r.api === 'client').map((r) => r.path));
+
+  const state = (event: H3Event) => event.context as unknown as { svc: RequestState };
+
+  const app = new H3({
+    silent: true,
+    onRequest(event) {
+      state(event).svc = { startedAt: performance.now() };
+    },
+    onError(error, event) {
+      const reply = toErrorReply(error);
+      const s = state(event).svc;
+      if (s) {
+        s.errorCode = reply.code;
+        if (reply.internal !== null) s.cause = reply.internal;
+      }
+      const headers = new Headers(event.res.headers);
+      for (const [name, value] of Object.entries(reply.headers)) headers.set(name, value);
+      return errorResponse(reply, headers);
+    },
+    onResponse(response, event) {
+      const s = state(event).svc;
+      if (log === null || s === undefined) return;
+      log({
+        time: new Date().toISOString(),
+        method: event.req.method,
+        path: event.url.pathname,
+        status: response.status,
+        durationMs: Math.round((performance.now() - s.startedAt) * 10) / 10,
+        ...(s.accountId === undefined ? {} : { account: s.accountId }),
+        ...(s.errorCode === undefined ? {} : { error: s.errorCode }),
+        ...(s.cause === undefined ? {} : { cause: describeCause(s.cause) }),
+      });
+    },
+  });
+
+  // CORS preflight of the client API.
+  app.use((event) => {
+    if (event.req.method === 'OPTIONS' && clientPaths.has(event.url.pathname)) {
+      return new Response(null, { status: 204, headers: CLIENT_PREFLIGHT_HEADERS });
+    }
+    return undefined;
+  });
+
+  const limit = async (event: H3Event, results: RateLimitResult[]) => {
+    const result = binding(results);
+    const headers = rateLimitHeaders(result, now());
+    for (const [name, value] of Object.entries(headers)) event.res.headers.set(name, value);
+    if (!result.allowed) throw new ApiError('rate_limited', 'Too many requests; retry after the time in Retry-After.', { headers });
+  };
+
+  const clientIp = (event: H3Event) => getRequestIP(event, { xForwardedFor: options.trustProxy === true }) ?? 'unknown';
+
+  for (const def of routes) {
+    app.on(def.method, toRouterPath(def.path), async (event) => {
+      let accountId = '';
+      let ip = '';
+      let byIp: RateLimitResult | undefined;
+      if (def.api === 'vendor') {
+        ({ accountId } = await authenticate(event, services.engine));
+        state(event).svc.accountId = accountId;
+        await limit(event, [await consume(store, `vendor:${accountId}`, limits.vendorPerAccount, limits.windowMs, now())]);
+      } else if (def.api === 'client') {
+        for (const [name, value] of Object.entries(CLIENT_CORS_HEADERS)) event.res.headers.set(name, value);
+        ip = clientIp(event);
+        byIp = await consume(store, `client-ip:${ip}`, limits.clientPerIp, limits.windowMs, now());
+        await limit(event, [byIp]);
+      }
+      const query = def.query ? validate(def.query, getQuery(event), 'query') : undefined;
+      const body = def.body ? validate(def.body, await readJsonBody(event, bodyLimit), 'body') : undefined;
+      if (def.api === 'client') {
+        const key = (body as { key?: unknown } | undefined)?.key;
+        if (typeof key === 'string' && byIp !== undefined) {
+          const byKey = await consume(store, `client-key:${licenseKeyBucket(key)}:${ip}`, limits.clientPerKeyAndIp, limits.windowMs, now());
+          await limit(event, [byIp, byKey]);
+        }
+      }
+      const params = getRouterParams(event, { decode: true });
+      const result = await def.handler({ ...services, event, params, body, query, accountId });
+      if (def.status !== undefined) event.res.status = def.status;
+      return result;
+    });
+  }
+  return app;
+}

@@ -1,0 +1,41 @@
+/**
+ * One line per request. Only the path is logged (IDs are not secret); never the query string
+ * (it may hold a license key or an e-mail), never a body, never a header.
+ */
+export interface RequestLogLine {
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  /** The authenticated account, when the request carried a valid API key. */
+  account?: string;
+  /** The error code of an error response. */
+  error?: string;
+  /** For `internal_error` only: what went wrong, for the operator. */
+  cause?: string;
+}
+
+/** Receives one line per request. */
+export type RequestLogger = (line: RequestLogLine) => void;
+
+/**
+ * Writes each line as one JSON object to a stream (stdout by default).
+ *
+ * @example
+ * const app = createApp({ engine, publicBaseUrl, log: createJsonLogger(process.stderr) });
+ */
+export function createJsonLogger(stream: { write(text: string): unknown } = process.stdout): RequestLogger {
+  return (line) => {
+    stream.write(`${JSON.stringify(line)}\n`);
+  };
+}
+
+/** A short description of an unexpected error for the log (name, message, first stack frames). */
+export function describeCause(error: unknown): string {
+  if (error instanceof Error) {
+    const frames = (error.stack ?? '').split('\n').slice(1, 4).map((f) => f.trim()).join(' | ');
+    return `${error.name}: ${error.message}${frames ? ` @ ${frames}` : ''}`;
+  }
+  return String(error);
+}

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Where rate-limit counters live. The memory store suits one process; a shared store (Redis,
+ * the database) implements the same two methods so several server processes share budgets.
+ *
+ * @example
+ * const store: RateLimitStore = createMemoryRateLimitStore();
+ * const { count, resetAt } = await store.hit('vendor:acc_1', 3_600_000, Date.now());
+ */
+export interface RateLimitStore {
+  /**
+   * Counts one call against `key` in a fixed window of `windowMs` that starts at the first call,
+   * and returns the count including this call and when the window ends (ms since the epoch).
+   */
+  hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+}
+
+/**
+ * A `RateLimitStore` in process memory; expired windows are swept as new ones open.
+ *
+ * @example
+ * const app = createApp({ engine, publicBaseUrl, rateLimitStore: createMemoryRateLimitStore() });
+ */
+export function createMemoryRateLimitStore(): RateLimitStore {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  let nextSweep = 0;
+  return {
+    async hit(key, windowMs, now) {
+      if (now >= nextSweep) {
+        for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k);
+        nextSweep = now + 60_000;
+      }
+      let window = windows.get(key);
+      if (window === undefined || window.resetAt <= now) {
+        window = { count: 0, resetAt: now + windowMs };
+        windows.set(key, window);
+      }
+      window.count += 1;
+      return { count: window.count, resetAt: window.resetAt };
+    },
+  };
+}
+
+/** Requests allowed per hour; every value is configurable (tests raise and lower them). */
+export interface RateLimits {
+  /** Vendor API, per account. Spec: 5,000. */
+  vendorPerAccount: number;
+  /** Client API, per license key and IP address. Spec: 30. */
+  clientPerKeyAndIp: number;
+  /** Client API, per IP address. Spec: 600. */
+  clientPerIp: number;
+  /** Window length in milliseconds. Spec: one hour. */
+  windowMs: number;
+}
+
+/** The spec's limits. */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  vendorPerAccount: 5000,
+  clientPerKeyAndIp: 30,
+  clientPerIp: 600,
+  windowMs: 3_600_000,
+};
+
+/** The outcome of one counted call. */
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** When the window ends, ms since the epoch. */
+  resetAt: number;
+}
+
+/**
+ * Counts a call against a bucket.
+ *
+ * @example
+ * const result = await consume(store, 'vendor:acc_1', 5000, 3_600_000, Date.now());
+ */
+export async function consume(store: RateLimitStore, key: string, limit: number, windowMs: number, now: number): Promise<RateLimitResult> {
+  const { count, resetAt } = await store.hit(key, windowMs, now);
+  return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt };
+}
+
+/** Of several results, the one the caller is closest to exceeding (a refused one first). */
+export function binding(results: RateLimitResult[]): RateLimitResult {
+  return results.reduce((a, b) => {
+    if (a.allowed !== b.allowed) return a.allowed ? b : a;
+    return b.remaining < a.remaining ? b : a;
+  });
+}
+
+/** `X-RateLimit-*` headers (reset as Unix seconds), plus `Retry-After` (seconds) when refused. */
+export function rateLimitHeaders(result: RateLimitResult, now: number): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit': String(result.limit),
+    'x-ratelimit-remaining': String(result.remaining),
+    'x-ratelimit-reset': String(Math.ceil(result.resetAt / 1000)),
+  };
+  if (!result.allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((result.resetAt - now) / 1000)));
+  return headers;
+}
+
+/**
+ * A limiter key for a license key: the SHA-256 of the normalized key (no spaces, upper case),
+ * so the clear key is never kept and differently typed forms of one key share a budget.
+ */
+export function licenseKeyBucket(licenseKey: string): string {
+  return createHash('sha256').update(licenseKey.replace(/\s+/g, '').toUpperCase()).digest('hex');
+}

@@ -1,0 +1,25 @@
+import { defineRoute, type RouteDef } from '../http/route.js';
+import { CreateApiKeyBody, PageQuery } from '../http/schemas.js';
+import { ApiKeyCreatedView, ApiKeyView, DeletedView, listOf } from '../http/views.js';
+
+/** API keys: list (no values), create (value shown once), revoke. */
+export const apiKeyRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'GET', path: '/v1/api-keys', api: 'vendor', tag: 'API keys', summary: 'List API keys (prefix and lastUsedAt, never the value)',
+    query: PageQuery, response: listOf(ApiKeyView), errors: ['invalid_request'],
+    handler: ({ engine, accountId, query }) => engine.listApiKeys(accountId, { cursor: query.cursor ?? null }),
+  }),
+  defineRoute({
+    method: 'POST', path: '/v1/api-keys', api: 'vendor', tag: 'API keys', summary: 'Create an API key; the full key is shown only here',
+    body: CreateApiKeyBody, response: ApiKeyCreatedView, status: 201, errors: ['invalid_request'],
+    handler: ({ engine, accountId, body }) => engine.createApiKey(accountId, body),
+  }),
+  defineRoute({
+    method: 'DELETE', path: '/v1/api-keys/{id}', api: 'vendor', tag: 'API keys', summary: 'Revoke an API key',
+    response: DeletedView, errors: ['not_found'],
+    handler: async ({ engine, accountId, params }) => {
+      await engine.revokeApiKey(accountId, params.id!);
+      return { id: params.id!, deleted: true };
+    },
+  }),
+];

@@ -1,0 +1,12 @@
+import { defineRoute, type RouteDef } from '../http/route.js';
+import { ListEventsQuery } from '../http/schemas.js';
+import { EventView, listOf } from '../http/views.js';
+
+/** The audit log. */
+export const eventRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'GET', path: '/v1/events', api: 'vendor', tag: 'Events', summary: 'List audit events, newest first; filter by license ID',
+    query: ListEventsQuery, response: listOf(EventView), errors: ['invalid_request'],
+    handler: ({ engine, accountId, query }) => engine.listEvents(accountId, { ...query, cursor: query.cursor ?? null }),
+  }),
+];

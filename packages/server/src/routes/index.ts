@@ -1,0 +1,25 @@
+import type { RouteDef } from '../http/route.js';
+import { accountRoutes } from './account.js';
+import { activationRoutes } from './activations.js';
+import { apiKeyRoutes } from './api-keys.js';
+import { customerRoutes } from './customers.js';
+import { eventRoutes } from './events.js';
+import { integrationRoutes } from './integrations.js';
+import { licenseRoutes } from './licenses.js';
+import { planRoutes } from './plans.js';
+import { productRoutes } from './products.js';
+import { signingKeyRoutes } from './signing-keys.js';
+
+/** Every vendor API route (bearer API key, per-account rate limit). */
+export const vendorRoutes: RouteDef[] = [
+  ...productRoutes,
+  ...signingKeyRoutes,
+  ...planRoutes,
+  ...licenseRoutes,
+  ...activationRoutes,
+  ...customerRoutes,
+  ...integrationRoutes,
+  ...apiKeyRoutes,
+  ...accountRoutes,
+  ...eventRoutes,
+];

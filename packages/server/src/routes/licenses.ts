@@ -1,0 +1,76 @@
+import type { KeyEmail } from '@svc-licensing/license-engine';
+import { defineRoute, type RouteDef, type RouteServices } from '../http/route.js';
+import { CreateLicenseBody, ListLicensesQuery, UpdateLicenseBody } from '../http/schemas.js';
+import { LicenseDetailView, LicenseView, listOf } from '../http/views.js';
+
+/**
+ * Licenses: list with filters, create, get, update, and the actions. PATCH and every action
+ * answer with the License as in lists (no key, no activations), after the change (docs/decisions.md).
+ */
+export const licenseRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'GET', path: '/v1/licenses', api: 'vendor', tag: 'Licenses',
+    summary: 'List licenses, newest first; filter by product, status, email (exact), q (part of email or name), key (complete key)',
+    query: ListLicensesQuery, response: listOf(LicenseView), errors: ['invalid_request'],
+    handler: ({ engine, accountId, query }) => engine.listLicenses(accountId, { ...query, cursor: query.cursor ?? null }),
+  }),
+  defineRoute({
+    method: 'POST', path: '/v1/licenses', api: 'vendor', tag: 'Licenses', summary: 'Create a license; the key is returned in clear',
+    body: CreateLicenseBody, response: LicenseDetailView, status: 201, errors: ['invalid_request', 'not_found', 'plan_limit'],
+    handler: async (ctx) => {
+      const { license, sendKeyEmail } = await ctx.engine.createLicense(ctx.accountId, ctx.body);
+      if (sendKeyEmail) await sendReserved(ctx, license.id, () => ctx.engine.getKeyEmail(license.id));
+      return license;
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: '/v1/licenses/{id}', api: 'vendor', tag: 'Licenses', summary: 'Get a license with its key and activations',
+    response: LicenseDetailView, errors: ['not_found'],
+    handler: ({ engine, accountId, params }) => engine.getLicense(accountId, params.id!),
+  }),
+  defineRoute({
+    method: 'PATCH', path: '/v1/licenses/{id}', api: 'vendor', tag: 'Licenses', summary: 'Update a license',
+    body: UpdateLicenseBody, response: LicenseView, errors: ['invalid_request', 'not_found', 'conflict'],
+    handler: ({ engine, accountId, params, body }) => engine.updateLicense(accountId, params.id!, body),
+  }),
+  defineRoute({
+    method: 'POST', path: '/v1/licenses/{id}/suspend', api: 'vendor', tag: 'Licenses', summary: 'Suspend a license (reversible)',
+    response: LicenseView, errors: ['not_found', 'conflict'],
+    handler: ({ engine, accountId, params }) => engine.suspendLicense(accountId, params.id!),
+  }),
+  defineRoute({
+    method: 'POST', path: '/v1/licenses/{id}/reinstate', api: 'vendor', tag: 'Licenses',
+    summary: 'Return a suspended or refunded license to the status it held before',
+    response: LicenseView, errors: ['not_found', 'conflict'],
+    handler: ({ engine, accountId, params }) => engine.reinstateLicense(accountId, params.id!),
+  }),
+  defineRoute({
+    method: 'POST', path: '/v1/licenses/{id}/revoke', api: 'vendor', tag: 'Licenses', summary: 'Revoke a license, for good',
+    response: LicenseView, errors: ['not_found', 'conflict'],
+    handler: ({ engine, accountId, params }) => engine.revokeLicense(accountId, params.id!),
+  }),
+  defineRoute({
+    method: 'POST', path: '/v1/licenses/{id}/send-key', api: 'vendor', tag: 'Licenses',
+    summary: "E-mail the license key again, in the license's language",
+    response: LicenseView, errors: ['not_found', 'conflict', 'account_closed', 'rate_limited'],
+    handler: async (ctx) => {
+      const id = ctx.params.id!;
+      await sendReserved(ctx, id, () => ctx.engine.reserveKeyEmail(ctx.accountId, id));
+      const { key: _key, activations: _activations, ...license } = await ctx.engine.getLicense(ctx.accountId, id);
+      return license;
+    },
+  }),
+];
+
+/**
+ * Sends a key e-mail whose reservation `reserve` makes (or fetches, when the engine already made
+ * it), through the `sendKeyEmail` hook, and always releases the reservation afterwards.
+ */
+async function sendReserved(ctx: RouteServices, licenseId: string, reserve: () => Promise<KeyEmail>): Promise<void> {
+  const email = await reserve();
+  try {
+    if (ctx.hooks.sendKeyEmail) await ctx.hooks.sendKeyEmail(email);
+  } finally {
+    await ctx.engine.releaseKeyEmail(licenseId);
+  }
+}

@@ -1,0 +1,37 @@
+import { ApiError } from '../http/errors.js';
+import { defineRoute, type RouteDef } from '../http/route.js';
+import { PageQuery } from '../http/schemas.js';
+import { SigningKeyView, listOf } from '../http/views.js';
+
+/** Signing keys: list (oldest first), create pending, activate; the owner-only export refuses API keys. */
+export const signingKeyRoutes: RouteDef[] = [
+  defineRoute({
+    method: 'GET', path: '/v1/products/{id}/keys', api: 'vendor', tag: 'Signing keys', summary: 'List signing keys, oldest first',
+    query: PageQuery, response: listOf(SigningKeyView), errors: ['invalid_request', 'not_found'],
+    handler: ({ engine, accountId, params, query }) => engine.listSigningKeys(accountId, params.id!, { cursor: query.cursor ?? null }),
+  }),
+  defineRoute({
+    method: 'POST', path: '/v1/products/{id}/keys', api: 'vendor', tag: 'Signing keys', summary: 'Create the next key, pending',
+    response: SigningKeyView, status: 201, errors: ['not_found', 'conflict'],
+    handler: ({ engine, accountId, params }) => engine.createSigningKey(accountId, params.id!),
+  }),
+  defineRoute({
+    method: 'POST', path: '/v1/products/{id}/keys/{kid}/activate', api: 'vendor', tag: 'Signing keys',
+    summary: 'Activate a pending key (the active key retires); idempotent on the active key',
+    response: SigningKeyView, errors: ['not_found', 'conflict'],
+    handler: ({ engine, accountId, params }) => engine.activateSigningKey(accountId, params.id!, params.kid!),
+  }),
+  defineRoute({
+    method: 'POST', path: '/v1/products/{id}/keys/export', api: 'vendor', tag: 'Signing keys',
+    summary: "Export private keys: only in the account owner's dashboard session; an API key gets 400 owner_session_required",
+    errors: ['owner_session_required'],
+    handler: () => {
+      throw ownerOnly('Exporting private signing keys');
+    },
+  }),
+];
+
+/** The 400 of an owner-only operation called with an API key (docs/decisions.md). */
+export function ownerOnly(what: string): ApiError {
+  return new ApiError('owner_session_required', `${what} requires the account owner's dashboard session, not an API key.`);
+}

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe } from 'vitest';
+import {
+  createIdGenerator,
+  createLicenseEngine,
+  createMemoryStore,
+  createSecretBox,
+  cryptoRandom,
+} from '@svc-licensing/license-engine';
+import { createApp, listen, type AppOptions } from '@svc-licensing/server';
+
+/** How the suite reaches the app: in-process (`app.fetch`) or over a real socket (`listen`). */
+export type Mode = 'in-process' | 'node-server';
+export const MODES: readonly Mode[] = ['in-process', 'node-server'];
+
+/** A JSON answer: status, headers, parsed body (null when empty). */
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A clock the engine and the rate limiter share; tests move it forward. */
+export interface TestClock {
+  now(): number;
+  advance(ms: number): void;
+}
+
+export interface Harness {
+  mode: Mode;
+  clock: TestClock;
+  engine: ReturnType<typeof createLicenseEngine>;
+  /** The API key of the first account (service plan `unlimited`). */
+  apiKey: string;
+  accountId: string;
+  /** Lines the app logged. */
+  logLines: Record<string, unknown>[];
+  /** Raw request; `path` starts with `/`. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** A vendor API call with the first account's key (or `options.key`; `null` sends none). */
+  api<T = any>(method: string, path: string, body?: unknown, options?: { key?: string | null }): Promise<Answer<T>>;
+  /** A client API call (no auth, JSON). */
+  client<T = any>(action: 'activate' | 'validate' | 'deactivate', body: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
+  /** A second, separate account. */
+  newAccount(servicePlan?: string): Promise<{ accountId: string; apiKey: string }>;
+}
+
+export const PUBLIC_BASE_URL = 'https://licensing.example.test';
+
+/**
+ * Builds an engine on the memory store and an app on it, reached the way `mode` says.
+ * Closed after each test.
+ */
+export async function createHarness(mode: Mode, options: Partial<AppOptions> = {}): Promise<Harness> {
+  let time = Date.UTC(2026, 0, 15, 12, 0, 0);
+  const clock: TestClock = { now: () => time, advance: (ms) => void (time += ms) };
+  const engine = createLicenseEngine({
+    store: createMemoryStore(),
+    clock,
+    random: cryptoRandom,
+    ids: createIdGenerator({ clock, random: cryptoRandom }),
+    secrets: createSecretBox(new Uint8Array(randomBytes(32))),
+  });
+  const logLines: Record<string, unknown>[] = [];
+  const app = createApp({
+    engine,
+    publicBaseUrl: PUBLIC_BASE_URL,
+    clock,
+    log: (line) => void logLines.push({ ...line }),
+    ...options,
+  });
+  let fetchImpl: (path: string, init?: RequestInit) => Promise<Response>;
+  if (mode === 'in-process') {
+    fetchImpl = async (path, init) => app.fetch(new Request(`http://localhost${path}`, init));
+  } else {
+    const server = await listen(app, { port: 0, host: '127.0.0.1', handleSignals: false });
+    cleanups.push(() => server.close());
+    fetchImpl = (path, init) => fetch(`${server.url}${path}`, init);
+  }
+  const newAccount = async (servicePlan?: string) => {
+    const { account, apiKey } = await engine.createAccount({
+      name: 'Vendor',
+      ownerEmail: `owner-${Math.random().toString(36).slice(2)}@vendor.test`,
+      ...(servicePlan === undefined ? {} : { servicePlan }),
+    });
+    return { accountId: account.id, apiKey: apiKey.key };
+  };
+  const first = await newAccount('unlimited');
+  const call = async (path: string, init: RequestInit): Promise<Answer> => {
+    const res = await fetchImpl(path, init);
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text === '' ? null : JSON.parse(text) };
+  };
+  return {
+    mode,
+    clock,
+    engine,
+    apiKey: first.apiKey,
+    accountId: first.accountId,
+    logLines,
+    fetch: fetchImpl,
+    newAccount,
+    api(method, path, body, opts = {}) {
+      const key = opts.key === undefined ? first.apiKey : opts.key;
+      const headers: Record<string, string> = {};
+      if (key !== null) headers.authorization = `Bearer ${key}`;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      return call(`/v1${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    },
+    client(action, body, headers = {}) {
+      return call(`/v1/licenses/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    },
+  };
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((close) => close()));
+});
+
+/** Runs the same suite twice: in-process and against a real listening server on 127.0.0.1:0. */
+export function describeBothWays(name: string, suite: (mode: Mode) => void): void {
+  for (const mode of MODES) describe(`${name} (${mode})`, () => suite(mode));
+}

@@ -1,0 +1,125 @@
+import { verifyCertificate } from '@svc-licensing/verifier';
+import { expect, it } from 'vitest';
+import { fingerprint, licensed } from './helpers/fixtures.js';
+import { createHarness, describeBothWays, type Harness } from './helpers/harness.js';
+import { opensslVerifiesCertificate } from './helpers/openssl.js';
+
+async function publicKeys(h: Harness, productId: string): Promise<Record<string, string>> {
+  const keys = await h.api('GET', `/products/${productId}/keys`);
+  return Object.fromEntries(keys.body.data.map((k: any) => [k.kid, k.publicKey]));
+}
+
+describeBothWays('client API over HTTP', (mode) => {
+  it('activates, validates and deactivates; certificates verify with the verifier and with openssl', async () => {
+    const h = await createHarness(mode);
+    const { product, license } = await licensed(h);
+    const fp = fingerprint(product.id, 1);
+    const activated = await h.client('activate', { product: product.id, key: license.key, fingerprint: fp, name: 'Laptop', platform: 'linux', appVersion: '1.2.0' });
+    expect(activated.status).toBe(200);
+    expect(activated.body).toEqual({ certificate: expect.stringMatching(/^CRT1\./), activation: expect.stringMatching(/^act_/) });
+    expect(activated.headers.get('access-control-allow-origin')).toBe('*');
+
+    const keys = await publicKeys(h, product.id);
+    const now = Math.floor(h.clock.now() / 1000);
+    const verified = await verifyCertificate(activated.body.certificate, { publicKeys: keys, product: product.id, fingerprint: fp, appMajor: 1, now });
+    expect(verified.outcome).toBe('valid');
+    expect(verified.payload).toMatchObject({ license: license.id, plan: 'pro', licensee: 'Ada Buyer', fingerprint: fp, kid: 'k1' });
+    expect(opensslVerifiesCertificate(activated.body.certificate, keys.k1!)).toBe(true);
+    const tampered = activated.body.certificate.replace(/\.(.)/, (_: string, c: string) => `.${c === 'e' ? 'f' : 'e'}`);
+    expect(opensslVerifiesCertificate(tampered, keys.k1!)).toBe(false);
+
+    const again = await h.client('activate', { product: product.id, key: license.key.toLowerCase().replace(/-/g, '- '), fingerprint: fp });
+    expect(again.status).toBe(200);
+    expect(again.body.activation).toBe(activated.body.activation);
+
+    const validated = await h.client('validate', { product: product.id, key: license.key, fingerprint: fp, appVersion: '1.3.0' });
+    expect(validated.status).toBe(200);
+    expect(Object.keys(validated.body)).toEqual(['certificate']);
+    expect((await verifyCertificate(validated.body.certificate, { publicKeys: keys, product: product.id, fingerprint: fp, appMajor: 1, now })).outcome).toBe('valid');
+    expect(opensslVerifiesCertificate(validated.body.certificate, keys.k1!)).toBe(true);
+
+    const deactivated = await h.client('deactivate', { product: product.id, key: license.key, fingerprint: fp });
+    expect(deactivated).toMatchObject({ status: 200, body: { deactivated: true } });
+    const gone = await h.client('validate', { product: product.id, key: license.key, fingerprint: fp });
+    expect(gone.status).toBe(404);
+    expect(gone.body.error.code).toBe('not_activated');
+  });
+
+  it('signs with the newly activated key after a rotation, verifiable by openssl', async () => {
+    const h = await createHarness(mode);
+    const { product, license } = await licensed(h);
+    await h.api('POST', `/products/${product.id}/keys`);
+    await h.api('POST', `/products/${product.id}/keys/k2/activate`);
+    const fp = fingerprint(product.id, 2);
+    const res = await h.client('activate', { product: product.id, key: license.key, fingerprint: fp });
+    const keys = await publicKeys(h, product.id);
+    const result = await verifyCertificate(res.body.certificate, { publicKeys: keys, product: product.id, fingerprint: fp, appMajor: 1, now: Math.floor(h.clock.now() / 1000) });
+    expect(result.payload?.kid).toBe('k2');
+    expect(opensslVerifiesCertificate(res.body.certificate, keys.k2!)).toBe(true);
+    expect(opensslVerifiesCertificate(res.body.certificate, keys.k1!)).toBe(false);
+  });
+
+  it('answers the spec codes: unknown_product, unknown_key, activation_limit, license_* and license_expired', async () => {
+    const h = await createHarness(mode);
+    const { product, license } = await licensed(h, {}, { maxActivations: 1 });
+    const call = (body: object) => h.client('activate', { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1), ...body });
+    const expectError = async (res: Promise<any>, status: number, code: string) => {
+      const answer = await res;
+      expect(answer.status, code).toBe(status);
+      expect(answer.body.error.code).toBe(code);
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    };
+    await expectError(call({ product: 'prd_nope' }), 404, 'unknown_product');
+    await expectError(call({ key: 'ACME-AAAAA-BBBBB-CCCCC-DDDDD' }), 404, 'unknown_key');
+    expect((await call({})).status).toBe(200);
+    await expectError(call({ fingerprint: fingerprint(product.id, 2) }), 409, 'activation_limit');
+
+    for (const [action, code] of [['suspend', 'license_suspended'], ['revoke', 'license_revoked']] as const) {
+      await h.api('POST', `/licenses/${license.id}/${action}`);
+      await expectError(h.client('validate', { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1) }), 403, code);
+      if (action === 'suspend') await h.api('POST', `/licenses/${license.id}/reinstate`);
+    }
+
+    const late = await createHarness(mode);
+    const fresh = await licensed(late);
+    late.clock.advance(40 * 86_400_000);
+    const expired = await late.client('activate', { product: fresh.product.id, key: fresh.license.key, fingerprint: fingerprint(fresh.product.id, 1) });
+    expect(expired.status).toBe(403);
+    expect(expired.body.error.code).toBe('license_expired');
+  });
+
+  it('refuses malformed requests with 400 invalid_request: non-JSON content type, bad JSON, bad fingerprint, missing field', async () => {
+    const h = await createHarness(mode);
+    const { product, license } = await licensed(h);
+    const good = { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1) };
+    const textPlain = await h.fetch('/v1/licenses/activate', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(good) });
+    expect(textPlain.status).toBe(400);
+    expect((await textPlain.json()).error.code).toBe('invalid_request');
+    const badJson = await h.fetch('/v1/licenses/activate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"product":' });
+    expect(badJson.status).toBe(400);
+    expect((await badJson.json()).error.code).toBe('invalid_request');
+    const badFp = await h.client('activate', { ...good, fingerprint: 'ABC' });
+    expect(badFp.status).toBe(400);
+    expect(badFp.body.error.message).toContain('fingerprint');
+    const missing = await h.client('validate', { product: product.id, fingerprint: good.fingerprint });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toContain('key');
+    expect((await h.api('GET', `/licenses/${license.id}`)).body.activationCount).toBe(0);
+  });
+
+  it('answers the CORS preflight of every client route', async () => {
+    const h = await createHarness(mode);
+    for (const action of ['activate', 'validate', 'deactivate']) {
+      const res = await h.fetch(`/v1/licenses/${action}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+      expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
+    }
+    const vendor = await h.fetch('/v1/products', { method: 'OPTIONS' });
+    expect(vendor.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

@@ -1,0 +1,23 @@
+import { expect, it } from 'vitest';
+import { fingerprint, licensed } from './helpers/fixtures.js';
+import { createHarness, describeBothWays } from './helpers/harness.js';
+
+describeBothWays('concurrent activations over HTTP', (mode) => {
+  it('lets exactly k of N parallel activations succeed; the rest get 409 activation_limit', async () => {
+    const h = await createHarness(mode);
+    const k = 3;
+    const n = 20;
+    const { product, license } = await licensed(h, {}, { maxActivations: k });
+    const answers = await Promise.all(
+      Array.from({ length: n }, (_, i) => h.client('activate', { product: product.id, key: license.key, fingerprint: fingerprint(product.id, i) })),
+    );
+    const ok = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 409);
+    expect(ok).toHaveLength(k);
+    expect(refused).toHaveLength(n - k);
+    for (const r of refused) expect(r.body.error.code).toBe('activation_limit');
+    const detail = await h.api('GET', `/licenses/${license.id}`);
+    expect(detail.body.activationCount).toBe(k);
+    expect(detail.body.activations.map((a: any) => a.id).sort()).toEqual(ok.map((a) => a.body.activation).sort());
+  });
+});

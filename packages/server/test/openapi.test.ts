@@ -1,0 +1,55 @@
+import { expect, it } from 'vitest';
+import { createApp } from '@svc-licensing/server';
+import { createHarness, PUBLIC_BASE_URL } from './helpers/harness.js';
+
+it('documents exactly the routes the app registers (paths and methods) in an OpenAPI 3.1 document', async () => {
+  const h = await createHarness('in-process');
+  const app = createApp({ engine: h.engine, publicBaseUrl: PUBLIC_BASE_URL, log: false });
+  const res = await app.fetch(new Request('http://localhost/v1/openapi.json'));
+  expect(res.status).toBe(200);
+  const doc = await res.json();
+  expect(doc.openapi).toBe('3.1.0');
+  expect(doc.servers).toEqual([{ url: PUBLIC_BASE_URL }]);
+
+  const registered = (app as unknown as { '~routes': { method?: string; route?: string }[] })['~routes']
+    .map((r) => `${r.method} ${r.route!.replace(/:([^/]+)/g, '{$1}')}`)
+    .sort();
+  const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+    .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`))
+    .sort();
+  expect(documented).toEqual(registered);
+  expect(registered).toContain('POST /v1/licenses/activate');
+  expect(registered).toContain('DELETE /v1/activations/{id}');
+  expect(registered.length).toBeGreaterThanOrEqual(45);
+});
+
+it('generates request schemas from the validating valibot schemas', async () => {
+  const h = await createHarness('in-process');
+  const doc = await (await h.fetch('/v1/openapi.json')).json();
+  const createPlan = doc.paths['/v1/products/{id}/plans'].post;
+  const schema = createPlan.requestBody.content['application/json'].schema;
+  expect(schema.required).toEqual(expect.arrayContaining(['code', 'kind']));
+  expect(schema.properties.kind.enum).toEqual(['subscription', 'perpetual', 'trial']);
+  expect(schema.properties.offlineDays).toMatchObject({ anyOf: expect.any(Array) });
+  expect(schema.additionalProperties).toBe(false);
+  expect(createPlan.security).toEqual([{ apiKey: [] }]);
+  expect(createPlan.responses['409'].description).toContain('conflict');
+
+  const listLicenses = doc.paths['/v1/licenses'].get;
+  expect(listLicenses.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'email', 'key', 'product', 'q', 'status']);
+  const activate = doc.paths['/v1/licenses/activate'].post;
+  expect(activate.security).toEqual([]);
+  expect(activate.requestBody.content['application/json'].schema.properties.fingerprint.pattern).toBe('^[0-9a-f]{64}$');
+  expect(activate.responses['409'].description).toContain('activation_limit');
+});
+
+it('answers the same document to a real validation: a body the schema refuses is refused by the route', async () => {
+  const h = await createHarness('in-process');
+  const doc = await (await h.fetch('/v1/openapi.json')).json();
+  const product = doc.paths['/v1/products'].post.requestBody.content['application/json'].schema;
+  expect(product.required).toEqual(expect.arrayContaining(['name', 'keyPrefix']));
+  for (const field of Object.keys(product.properties)) expect(['name', 'keyPrefix', 'graceDays', 'offlineDays']).toContain(field);
+  const refused = await h.api('POST', '/products', { name: 'X' });
+  expect(refused.status).toBe(400);
+  expect(refused.body.error.message).toContain('keyPrefix');
+});
