@@ -6,7 +6,9 @@ import type { StoreTx } from '../store.js';
 import { upsertCustomer } from '../customers.js';
 import { reserveKeyEmailIn } from '../key-email.js';
 import type { EngineContext } from './context.js';
+import { validUntilOf } from './effective.js';
 import { insertLicense } from './new-license.js';
+import { timestampMs } from './time.js';
 import { saveLicense, withStatus } from './status.js';
 import { invalid, requireEmail } from './validate.js';
 
@@ -65,8 +67,8 @@ export function quantityOf(value: unknown): number | null {
 }
 
 /**
- * A license for a new subscription: the customer's earlier subscription license of the same plan
- * is reused (same key and machines) when there is one, else a new license is created and its key
+ * A license for a new subscription: the customer's earlier, ended subscription license of the same
+ * plan is reused (same key and machines) when there is one, else a new license is created and its key
  * e-mail reserved (unless the account is closed).
  */
 export async function subscriptionLicense(
@@ -74,7 +76,7 @@ export async function subscriptionLicense(
   input: { customer: CustomerRecord; plan: PlanRecord; subscriptionId: string; orderId: string | null; status: LicenseStatus; paidUntil: Timestamp; seats: number },
 ): Promise<Outcome> {
   const previous = (await s.tx.findMany('licenses', { customerId: input.customer.id, planId: input.plan.id }, { lock: true })).find(
-    (l) => l.subscriptionId !== null && l.status !== 'revoked',
+    (l) => l.subscriptionId !== null && l.status !== 'revoked' && subscriptionEnded(s, l),
   );
   if (previous) {
     const next: LicenseRecord = {
@@ -104,6 +106,13 @@ export async function subscriptionLicense(
     lastEventKey: s.key,
   });
   return processed(`license created for subscription ${input.subscriptionId}`, license.id, await keyEmailFor(s, license));
+}
+
+/** An earlier subscription is over: expired or canceled, or its paid period plus grace has passed. */
+function subscriptionEnded(s: PaymentScope, license: LicenseRecord): boolean {
+  if (license.status === 'expired' || license.status === 'canceled') return true;
+  const validUntil = validUntilOf(license, s.product);
+  return validUntil !== null && timestampMs(validUntil) <= s.ctx.clock.now();
 }
 
 /** Reserves the new license's key e-mail; none while the account is closed. */
