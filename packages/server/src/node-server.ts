@@ -43,6 +43,12 @@ export async function listen(app: H3, options: ListenOptions): Promise<RunningSe
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | null = null;
+  // Once closing, a connection whose last response has gone out is closed instead of kept alive.
+  server.on('request', (_req, res) => {
+    res.once('finish', () => {
+      if (closing !== null) setImmediate(() => server.closeIdleConnections());
+    });
+  });
 
   const close = () =>
     (closing ??= new Promise<void>((resolve, reject) => {
