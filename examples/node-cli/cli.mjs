@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// A small licensed Node CLI app: `activate <key>`, `check`, `deactivate`. It embeds its product ID
+// and public signing keys (here from the environment, so the example runs against any server),
+// keeps its license in a file, and fingerprints the machine from the OS machine ID.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createLicenseClient, LicenseClientError } from '@svc-licensing/verifier';
+import { createFileStorage, readMachineId } from '@svc-licensing/verifier/node';
+
+const APP_VERSION = '1.4.0';
+const env = process.env;
+
+function usage(message) {
+  if (message) console.error(message);
+  console.error(`usage: acme-editor activate <license key> [--name <machine name>] | check | deactivate
+
+environment:
+  SVC_BASE_URL       service address with /v1 (default http://127.0.0.1:8787/v1)
+  SVC_PRODUCT        product ID (prd_...), required
+  SVC_PUBLIC_KEYS    JSON object kid -> base64url public key, e.g. {"k1":"..."}, required
+  SVC_LICENSE_FILE   where the license is kept (default ~/.acme-editor/license.json)
+  SVC_MACHINE_ID     raw machine ID to use instead of the operating system's`);
+  process.exit(2);
+}
+
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { name: { type: 'string' } } });
+const [command, key] = positionals;
+if (!['activate', 'check', 'deactivate'].includes(command ?? '')) usage();
+if (command === 'activate' && !key) usage('activate needs a license key');
+if (!env.SVC_PRODUCT || !env.SVC_PUBLIC_KEYS) usage('SVC_PRODUCT and SVC_PUBLIC_KEYS must be set');
+
+const client = createLicenseClient({
+  baseUrl: env.SVC_BASE_URL ?? 'http://127.0.0.1:8787/v1',
+  product: env.SVC_PRODUCT,
+  publicKeys: JSON.parse(env.SVC_PUBLIC_KEYS),
+  appVersion: APP_VERSION,
+  storage: createFileStorage(env.SVC_LICENSE_FILE ?? join(homedir(), '.acme-editor', 'license.json')),
+  machineId: env.SVC_MACHINE_ID ?? (await readMachineId()),
+});
+
+/** Prints one JSON line: what a script can parse and a person can read. */
+const print = (value) => console.log(JSON.stringify(value));
+
+try {
+  if (command === 'activate') {
+    const result = await client.activate(key, { name: values.name ?? 'acme-editor CLI', platform: process.platform });
+    print({ activated: result.activation, valid: result.valid, licensee: result.payload?.licensee, plan: result.payload?.plan });
+    process.exit(result.valid ? 0 : 1);
+  } else if (command === 'check') {
+    const result = await client.check();
+    print({
+      valid: result.valid,
+      reason: result.reason,
+      offline: result.offline,
+      refreshError: result.refreshError,
+      licensee: result.payload?.licensee ?? null,
+      entitlements: result.payload?.entitlements ?? [],
+      expiresAt: result.payload ? new Date(result.payload.expiresAt * 1000).toISOString() : null,
+    });
+    process.exit(result.valid ? 0 : 1);
+  } else {
+    print(await client.deactivate());
+  }
+} catch (error) {
+  if (!LicenseClientError.is(error)) throw error;
+  print({ error: { code: error.code, message: error.message } });
+  process.exit(1);
+}
