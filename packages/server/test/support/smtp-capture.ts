@@ -16,6 +16,13 @@ export interface SmtpCapture {
   /** Resolves once `count` messages have arrived. */
   waitFor(count: number): Promise<CapturedMail[]>;
   close(): Promise<void>;
+  /**
+   * Holds the next messages at the end of DATA (the client waits for the server's answer) until
+   * the returned function is called; `arrived` resolves when a held message has been received.
+   */
+  hold(): { arrived: Promise<void>; release: () => void };
+  /** While true, recipients are refused with `550` (the send fails). */
+  refuse: boolean;
 }
 
 export interface SmtpCaptureOptions {
@@ -31,6 +38,8 @@ export interface SmtpCaptureOptions {
 export async function startSmtpCapture(options: SmtpCaptureOptions = {}): Promise<SmtpCapture> {
   const messages: CapturedMail[] = [];
   const waiters: { count: number; resolve: (m: CapturedMail[]) => void }[] = [];
+  let gate: { wait: Promise<void>; arrived: () => void } | null = null;
+  const state = { refuse: false };
   const disabled: string[] = [];
   if (!options.auth) disabled.push('AUTH');
   if (options.starttls === false || options.secure) disabled.push('STARTTLS');
@@ -47,10 +56,19 @@ export async function startSmtpCapture(options: SmtpCaptureOptions = {}): Promis
         callback(new Error('Invalid username or password'));
       }
     },
+    onRcptTo(address, _session, callback) {
+      if (state.refuse) callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+      else callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        const held = gate;
+        if (held) {
+          held.arrived();
+          await held.wait;
+        }
         const raw = Buffer.concat(chunks);
         simpleParser(raw).then(
           (mail) => {
@@ -80,10 +98,33 @@ export async function startSmtpCapture(options: SmtpCaptureOptions = {}): Promis
   return {
     port,
     messages,
+    get refuse() {
+      return state.refuse;
+    },
+    set refuse(value: boolean) {
+      state.refuse = value;
+    },
+    hold() {
+      let release!: () => void;
+      let arrived!: () => void;
+      const wait = new Promise<void>((resolve) => (release = resolve));
+      const arrivedPromise = new Promise<void>((resolve) => (arrived = resolve));
+      gate = { wait, arrived };
+      return {
+        arrived: arrivedPromise,
+        release: () => {
+          gate = null;
+          release();
+        },
+      };
+    },
     waitFor(count) {
       if (messages.length >= count) return Promise.resolve(messages.slice());
       return new Promise((resolve) => waiters.push({ count, resolve }));
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      gate?.arrived();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -1,0 +1,124 @@
+import { LicensingError, type Locale } from '@svc-licensing/license-engine';
+import { buildKeyEmailMessage, type SenderDefaults } from './mail/key-email-message.js';
+import type { Mailer } from './mail/mailer.js';
+
+/** What the engine hands over for one key e-mail (the engine's `KeyEmail`). */
+export interface KeyEmailData {
+  licenseId: string;
+  to: string;
+  customerName: string;
+  key: string;
+  locale: Locale;
+  product: { id: string; name: string };
+  sender: { name: string | null; email: string | null; replyTo: string | null };
+  planName?: string | null;
+}
+
+/** The engine operations the key e-mail needs: reservation with budget, content, release. */
+export interface KeyEmailEngine {
+  reserveKeyEmail(accountId: string, licenseId: string): Promise<KeyEmailData>;
+  getKeyEmail(licenseId: string): Promise<KeyEmailData>;
+  releaseKeyEmail(licenseId: string): Promise<void>;
+}
+
+export interface KeyEmailSenderOptions {
+  engine: KeyEmailEngine;
+  mailer: Mailer;
+  sender: SenderDefaults;
+  /** Told about every send that failed (the reservation is released either way). */
+  onSendError?: (error: unknown, licenseId: string) => void;
+}
+
+/** Outcome of one send: the reservation is released in both cases. */
+export type KeyEmailOutcome = { sent: true } | { sent: false; error: unknown };
+
+/** Sends license-key e-mails: one per license at a time, within the account's hourly budget. */
+export interface KeyEmailSender {
+  /**
+   * Sends the e-mail of a license whose reservation is already held (taken by the engine in the
+   * same transaction as a webhook's changes) and releases it. Never throws.
+   */
+  deliverReserved(licenseId: string): Promise<KeyEmailOutcome>;
+  /**
+   * Reserves (hourly budget; one send per license), sends and releases: `send-key` and
+   * `POST /licenses` with `sendEmail`. Throws the engine's `key_email_in_progress`, `rate_limited`,
+   * `not_found`, `conflict` (revoked) or `account_closed`; `internal_error` when the send fails.
+   */
+  send(input: { accountId: string; licenseId: string }): Promise<void>;
+  /**
+   * The server hook (`hooks.sendKeyEmail`): `reserved: true` when the engine already holds the
+   * reservation (`createLicense` with `sendEmail`): the e-mail is sent and a failure is reported to
+   * `onSendError` only, since the license exists; otherwise as `send`.
+   */
+  hook(input: { accountId: string; licenseId: string; reserved?: boolean }): Promise<void>;
+}
+
+/**
+ * Builds the key e-mail sender the webhook receiver and the license routes share.
+ *
+ * @example
+ * ```ts
+ * const keyEmails = createKeyEmailSender({ engine, mailer: createMailer(undefined, dataDir), sender: { fromAddress: 'licenses@svc.example' } });
+ * const app = createApp({ engine, publicBaseUrl, hooks: { sendKeyEmail: keyEmails.hook } });
+ * ```
+ */
+export function createKeyEmailSender(options: KeyEmailSenderOptions): KeyEmailSender {
+  const { engine, mailer, sender } = options;
+
+  const sendAndRelease = async (data: KeyEmailData): Promise<KeyEmailOutcome> => {
+    try {
+      await mailer.send(
+        buildKeyEmailMessage(
+          {
+            key: data.key,
+            locale: data.locale,
+            customerEmail: data.to,
+            customerName: data.customerName,
+            productName: data.product.name,
+            planName: data.planName ?? null,
+            senderName: data.sender.name,
+            senderEmail: data.sender.email,
+            replyTo: data.sender.replyTo,
+          },
+          sender,
+        ),
+      );
+      return { sent: true };
+    } catch (error) {
+      options.onSendError?.(error, data.licenseId);
+      return { sent: false, error };
+    } finally {
+      // A failed release leaves the reservation to expire after one minute.
+      await engine.releaseKeyEmail(data.licenseId).catch(() => undefined);
+    }
+  };
+
+  const deliverReserved = async (licenseId: string): Promise<KeyEmailOutcome> => {
+    let data: KeyEmailData;
+    try {
+      data = await engine.getKeyEmail(licenseId);
+    } catch (error) {
+      await engine.releaseKeyEmail(licenseId).catch(() => undefined);
+      options.onSendError?.(error, licenseId);
+      return { sent: false, error };
+    }
+    return sendAndRelease(data);
+  };
+
+  const send = async ({ accountId, licenseId }: { accountId: string; licenseId: string }): Promise<void> => {
+    const data = await engine.reserveKeyEmail(accountId, licenseId);
+    const outcome = await sendAndRelease(data);
+    if (!outcome.sent) {
+      throw new LicensingError('internal_error', 'The license-key e-mail could not be sent; retry later.', { cause: outcome.error });
+    }
+  };
+
+  return {
+    deliverReserved,
+    send,
+    async hook(input) {
+      if (input.reserved) await deliverReserved(input.licenseId);
+      else await send(input);
+    },
+  };
+}

@@ -1,0 +1,214 @@
+import { assertBodySize, type H3Event } from 'h3';
+import { LicensingError, StoreConflictError, type PaymentCommand, type ProviderName } from '@svc-licensing/license-engine';
+import { readWebhook } from '@svc-licensing/provider-webhooks';
+import { ApiError } from '../http/errors.js';
+import { defineRoute, type RouteDef, type RouteServices } from '../http/route.js';
+import type { KeyEmailSender } from '../key-email.js';
+import type { ProviderAClient } from '../provider-a-client.js';
+
+/** Largest webhook body accepted: 1 MiB (provider events are a few kilobytes). */
+export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+export interface WebhookRouteOptions {
+  /** Sends the key e-mail a processed event reserved. */
+  keyEmails: KeyEmailSender;
+  /** Fetches unknown provider_a customers with the integration's API key; without it the receiver waits for `customer.created`. */
+  providerA?: ProviderAClient;
+  /** Time source of provider_a's 5-minute signature window and of `Retry-After`. */
+  clock?: { now(): number };
+  /** Told about failures the response does not show (e-mail sends, customer lookups, audit writes). */
+  onError?: (error: unknown, context: { integrationId: string; what: string }) => void;
+}
+
+/** The 200 body: what became of the event. */
+export interface WebhookReply {
+  result: 'processed' | 'duplicate' | 'ignored';
+  detail: string;
+  /** Present when the event created a license whose key is e-mailed: whether the e-mail went out. */
+  keyEmail?: 'sent' | 'failed';
+}
+
+const PROVIDERS: readonly string[] = ['provider_a', 'provider_b'];
+
+type Engine = RouteServices['engine'];
+type RejectedRecorder = (integrationId: string, entry: { provider: ProviderName; eventType: string; result: string; detail: string }) => Promise<void>;
+
+/**
+ * `POST /v1/webhooks/{provider}/{integrationId}`: the payment-provider receiver. Order: integration
+ * (404), signature (401, nothing processed), body (500 when a signed body cannot be read), then one
+ * engine transaction; a key e-mail reserved by that transaction is sent before answering.
+ *
+ * @example
+ * ```ts
+ * const app = createApp({ engine, publicBaseUrl, routes: createWebhookRoutes({ keyEmails, providerA }) });
+ * ```
+ */
+export function createWebhookRoutes(options: WebhookRouteOptions): RouteDef[] {
+  const now = () => (options.clock ?? Date).now();
+  const report = (error: unknown, integrationId: string, what: string) => options.onError?.(error, { integrationId, what });
+
+  return [
+    defineRoute({
+      method: 'POST', path: '/v1/webhooks/{provider}/{integrationId}', api: 'public', tag: 'Webhooks',
+      summary: 'Receive a signed payment-provider event',
+      errors: ['unauthorized', 'not_found', 'conflict', 'key_email_in_progress', 'rate_limited', 'internal_error', 'customer_unknown'],
+      handler: async ({ engine, event, params }): Promise<WebhookReply> => {
+        const provider = params.provider ?? '';
+        const integrationId = params.integrationId ?? '';
+        const secrets = PROVIDERS.includes(provider) ? await engine.getIntegrationSecrets(integrationId) : null;
+        if (!secrets || secrets.integration.provider !== provider) {
+          throw new ApiError('not_found', 'No integration with this ID for this provider.');
+        }
+        const rawBody = await readRawBody(event);
+        const read = readWebhook(provider as ProviderName, { rawBody, headers: event.req.headers, secret: secrets.webhookSecret, now: now() });
+        if (read.status === 'unauthorized') {
+          throw new ApiError('unauthorized', secrets.webhookSecret ? 'Webhook signature missing or invalid.' : 'No webhook secret is saved for this integration yet.');
+        }
+        if (read.status === 'invalid') {
+          const detail = `${read.error.code}${read.error.path ? ` at ${read.error.path}` : ''}`;
+          await recordRejected(engine, integrationId, provider as ProviderName, eventTypeOf(rawBody), 'error', detail, report);
+          throw new ApiError('internal_error', `The event could not be read (${detail}).`);
+        }
+        const command = read.command;
+
+        let outcome: Awaited<ReturnType<Engine['applyPaymentCommand']>>;
+        try {
+          outcome = await apply(engine, integrationId, command);
+        } catch (error) {
+          if (!isUnknownCustomer(error) || !secrets.apiKey || !options.providerA || provider !== 'provider_a') {
+            throw await rejection(engine, integrationId, command, error, now(), report);
+          }
+          const customerId = customerIdOf(command);
+          let found: Awaited<ReturnType<ProviderAClient['getCustomer']>> = null;
+          try {
+            found = customerId
+              ? await options.providerA.getCustomer({ apiKey: secrets.apiKey, customerId, environment: secrets.integration.environment })
+              : null;
+          } catch (fetchError) {
+            report(fetchError, integrationId, 'provider_a customer lookup');
+          }
+          if (!found) throw await rejection(engine, integrationId, command, error, now(), report);
+          try {
+            outcome = await apply(engine, integrationId, withCustomer(command, found));
+          } catch (retryError) {
+            throw await rejection(engine, integrationId, command, retryError, now(), report);
+          }
+        }
+
+        const reply: WebhookReply = { result: outcome.result, detail: outcome.detail };
+        if (outcome.keyEmail) {
+          const sent = await options.keyEmails.deliverReserved(outcome.keyEmail.licenseId);
+          if (!sent.sent) report(sent.error, integrationId, 'license-key e-mail');
+          reply.keyEmail = sent.sent ? 'sent' : 'failed';
+        }
+        return reply;
+      },
+    }),
+  ];
+}
+
+/** Applies the command; a unique-key clash (the same event delivered concurrently) is retried once, and then reads as a duplicate. */
+async function apply(engine: Engine, integrationId: string, command: PaymentCommand) {
+  try {
+    return await engine.applyPaymentCommand(integrationId, command);
+  } catch (error) {
+    if (!StoreConflictError.is(error)) throw error;
+    return engine.applyPaymentCommand(integrationId, command);
+  }
+}
+
+async function readRawBody(event: H3Event): Promise<Uint8Array> {
+  const length = event.req.headers.get('content-length');
+  const tooLarge = () => new ApiError('invalid_request', `Request body larger than ${WEBHOOK_BODY_LIMIT} bytes.`, { status: 413 });
+  if (length !== null && Number(length) > WEBHOOK_BODY_LIMIT) throw tooLarge();
+  try {
+    assertBodySize(event, WEBHOOK_BODY_LIMIT);
+  } catch {
+    throw tooLarge();
+  }
+  const bytes = new Uint8Array(await event.req.arrayBuffer());
+  if (bytes.byteLength > WEBHOOK_BODY_LIMIT) throw tooLarge();
+  return bytes;
+}
+
+function isUnknownCustomer(error: unknown): boolean {
+  return LicensingError.is(error) && error.code === 'customer_unknown';
+}
+
+function customerIdOf(command: PaymentCommand): string | null {
+  return 'customer' in command ? command.customer.providerCustomerId : null;
+}
+
+function withCustomer(command: PaymentCommand, found: { id: string; email: string; name: string | null }): PaymentCommand {
+  if (command.kind !== 'purchase_completed' && command.kind !== 'subscription_paid' && command.kind !== 'subscription_changed') return command;
+  return { ...command, customer: { providerCustomerId: found.id, email: found.email, name: found.name } };
+}
+
+/** The event name of a signed body that failed to parse, for the audit log. */
+function eventTypeOf(rawBody: Uint8Array): string {
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(rawBody)) as Record<string, unknown>;
+    const type = parsed.event_type ?? (parsed.meta as Record<string, unknown> | undefined)?.event_name;
+    return typeof type === 'string' ? type.slice(0, 100) : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Maps a failed engine call to the response and logs the delivery (its own transaction rolled
+ * back): `409 key_email_in_progress`, `409 conflict` (a payment for a revoked license),
+ * `429 rate_limited` (Retry-After: the next clock hour),
+ * `500 customer_unknown`, `404 not_found` (integration deleted meanwhile), else `500 internal_error`.
+ */
+async function rejection(
+  engine: Engine,
+  integrationId: string,
+  command: PaymentCommand,
+  error: unknown,
+  nowMs: number,
+  report: (error: unknown, integrationId: string, what: string) => void,
+): Promise<unknown> {
+  const code = LicensingError.is(error) ? error.code : null;
+  let reply: ApiError;
+  if (code === 'key_email_in_progress') {
+    reply = new ApiError('key_email_in_progress', 'Another license-key e-mail for this license is being sent; retry later.');
+  } else if (code === 'rate_limited') {
+    const retryAfter = Math.max(1, Math.ceil((3_600_000 - (nowMs % 3_600_000)) / 1000));
+    reply = new ApiError('rate_limited', "The service plan's hourly budget of license-key e-mails is used up; retry later.", {
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  } else if (code === 'customer_unknown') {
+    reply = new ApiError('customer_unknown', 'The customer of this event is not known yet; retry later.', { status: 500 });
+  } else if (code === 'conflict') {
+    reply = new ApiError('conflict', LicensingError.is(error) ? error.message : 'The license is revoked.');
+  } else if (code === 'not_found') {
+    reply = new ApiError('not_found', 'No integration with this ID for this provider.');
+  } else {
+    report(error, integrationId, 'processing');
+    reply = new ApiError('internal_error', 'The event could not be processed; retry later.');
+  }
+  const result = reply.code === 'internal_error' ? 'error' : reply.code;
+  const detail = LicensingError.is(error) ? error.message : 'processing error';
+  await recordRejected(engine, integrationId, command.provider, command.eventType, result, detail, report);
+  return reply;
+}
+
+async function recordRejected(
+  engine: Engine,
+  integrationId: string,
+  provider: ProviderName,
+  eventType: string,
+  result: string,
+  detail: string,
+  report: (error: unknown, integrationId: string, what: string) => void,
+): Promise<void> {
+  // Optional engine operation (writes `webhook.received` in its own transaction); see docs/decisions.md.
+  const recorder = (engine as unknown as { recordWebhookRejected?: RejectedRecorder }).recordWebhookRejected;
+  if (!recorder) return;
+  try {
+    await recorder.call(engine, integrationId, { provider, eventType, result, detail });
+  } catch (error) {
+    report(error, integrationId, 'audit of a rejected delivery');
+  }
+}
