@@ -47,21 +47,36 @@ export function base64urlDecode(text: string): Uint8Array | undefined {
   const n = text.length;
   const rest = n % 4;
   if (rest === 1) return undefined;
-  const out = new Uint8Array(((n - rest) / 4) * 3 + (rest === 0 ? 0 : rest - 1));
+  const full = n - rest;
+  const out = new Uint8Array((full / 4) * 3 + (rest === 0 ? 0 : rest - 1));
   let o = 0;
-  let acc = 0;
-  let bits = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    const v = c < 128 ? LOOKUP[c]! : -1;
-    if (v < 0) return undefined;
-    acc = ((acc << 6) | v) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[o++] = (acc >> bits) & 0xff;
-    }
+  for (let i = 0; i < full; i += 4) {
+    const ca = text.charCodeAt(i);
+    const cb = text.charCodeAt(i + 1);
+    const cc = text.charCodeAt(i + 2);
+    const cd = text.charCodeAt(i + 3);
+    if ((ca | cb | cc | cd) > 127) return undefined;
+    const a = LOOKUP[ca]!;
+    const b = LOOKUP[cb]!;
+    const c = LOOKUP[cc]!;
+    const d = LOOKUP[cd]!;
+    if ((a | b | c | d) < 0) return undefined;
+    const v = (a << 18) | (b << 12) | (c << 6) | d;
+    out[o++] = v >> 16;
+    out[o++] = (v >> 8) & 255;
+    out[o++] = v & 255;
   }
-  if ((acc & ((1 << bits) - 1)) !== 0) return undefined;
-  return out;
+  if (rest === 0) return out;
+  const ca = text.charCodeAt(full);
+  const cb = text.charCodeAt(full + 1);
+  const cc = rest === 3 ? text.charCodeAt(full + 2) : 65; // 'A' = 0
+  if ((ca | cb | cc) > 127) return undefined;
+  const a = LOOKUP[ca]!;
+  const b = LOOKUP[cb]!;
+  const c = LOOKUP[cc]!;
+  if ((a | b | c) < 0) return undefined;
+  out[o++] = (a << 2) | (b >> 4);
+  if (rest === 2) return (b & 15) === 0 ? out : undefined; // unused low bits must be zero
+  out[o] = ((b & 15) << 4) | (c >> 2);
+  return (c & 3) === 0 ? out : undefined;
 }

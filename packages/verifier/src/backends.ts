@@ -9,11 +9,23 @@ export type { BackendName } from './_internal/backend-types.js';
 export type BackendChoice = BackendName | 'auto';
 
 let auto: Promise<Ed25519Backend> | undefined;
+let autoResolved: Ed25519Backend | undefined;
+
+/** @internal The backend for `choice` without waiting, when it is already known (the hot path). */
+export function knownBackend(choice: BackendChoice = 'auto'): Ed25519Backend | undefined {
+  if (choice === 'auto') return autoResolved;
+  if (choice === 'node') return nodeBackend();
+  if (choice === 'noble') return nobleBackend;
+  return undefined;
+}
 
 /** @internal Resolves a backend choice; throws for a named backend this runtime lacks. */
 export async function resolveBackend(choice: BackendChoice = 'auto'): Promise<Ed25519Backend> {
   if (choice === 'auto') {
-    auto ??= (async () => nodeBackend() ?? ((await webCryptoSupportsEd25519()) ? webCryptoBackend : nobleBackend))();
+    auto ??= (async () => {
+      autoResolved = nodeBackend() ?? ((await webCryptoSupportsEd25519()) ? webCryptoBackend : nobleBackend);
+      return autoResolved;
+    })();
     return auto;
   }
   if (choice === 'node') {

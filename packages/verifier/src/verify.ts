@@ -1,5 +1,5 @@
 import { base64urlDecode, decodeCertificate, isLicenseStatus, isUsableStatus, type CertificatePayload } from '@svc-licensing/cert-format';
-import { resolveBackend, type BackendChoice } from './backends.js';
+import { knownBackend, resolveBackend, type BackendChoice } from './backends.js';
 import { CLOCK_ROLLBACK_TOLERANCE_SECONDS, type VerificationOutcome } from './outcomes.js';
 
 /** Options of {@link verifyCertificate}. */
@@ -59,7 +59,7 @@ const int = (value: unknown): value is number => Number.isSafeInteger(value);
 export async function verifyCertificate(certificate: unknown, options: VerifyOptions): Promise<VerificationResult> {
   const keys = checkOptions(options);
   const now = options.now ?? Math.floor(Date.now() / 1000);
-  const backend = await resolveBackend(options.backend);
+  const backend = knownBackend(options.backend) ?? (await resolveBackend(options.backend));
 
   // Rule 1: three parts, CRT1 prefix, payload part is a JSON object.
   const decoded = decodeCertificate(certificate);
@@ -71,7 +71,8 @@ export async function verifyCertificate(certificate: unknown, options: VerifyOpt
   const publicKeyText = keys[kid]!;
   let verified: boolean;
   try {
-    verified = await backend.verify(publicKeyBytes(publicKeyText), publicKeyText, signature, signingInput);
+    const answer = backend.verify(publicKeyBytes(publicKeyText), publicKeyText, signature, signingInput);
+    verified = typeof answer === 'boolean' ? answer : await answer;
   } catch {
     verified = false;
   }
@@ -112,13 +113,19 @@ function publicKeyBytes(text: string): Uint8Array {
   return bytes;
 }
 
+// Key sets already checked (by identity), so a verifier called in a loop checks its keys once.
+const checkedKeySets = new WeakSet<object>();
+
 function checkOptions(options: VerifyOptions): Readonly<Record<string, string>> {
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
   const { publicKeys, product, fingerprint, appMajor, now, highestIssuedAt } = options;
   if (typeof publicKeys !== 'object' || publicKeys === null) throw new TypeError('options.publicKeys must be an object of kid → base64url key');
-  for (const [kid, text] of Object.entries(publicKeys)) {
-    const bytes = typeof text === 'string' ? base64urlDecode(text) : undefined;
-    if (bytes?.length !== 32) throw new TypeError(`options.publicKeys.${kid} must be base64url of a raw 32-byte Ed25519 public key`);
+  if (!checkedKeySets.has(publicKeys)) {
+    for (const [kid, text] of Object.entries(publicKeys)) {
+      const bytes = typeof text === 'string' ? base64urlDecode(text) : undefined;
+      if (bytes?.length !== 32) throw new TypeError(`options.publicKeys.${kid} must be base64url of a raw 32-byte Ed25519 public key`);
+    }
+    checkedKeySets.add(publicKeys);
   }
   if (typeof product !== 'string') throw new TypeError('options.product must be a string');
   if (typeof fingerprint !== 'string') throw new TypeError('options.fingerprint must be a string');
