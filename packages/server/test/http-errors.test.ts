@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { defineRoute } from '@svc-licensing/server';
+import { defineRoute } from '../src/index.js';
 import { createProduct, fingerprint, licensed } from './helpers/fixtures.js';
 import { createHarness, describeBothWays } from './helpers/harness.js';
 

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createApp, defineRoute, listen } from '@svc-licensing/server';
+import { createApp, defineRoute, listen } from '../src/index.js';
 import { fileURLToPath } from 'node:url';
 import { exited, onLines, spawnTs } from './cli-process.js';
 import { createHarness } from './helpers/harness.js';

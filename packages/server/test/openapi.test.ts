@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createApp } from '@svc-licensing/server';
+import { createApp } from '../src/index.js';
 import { createHarness, PUBLIC_BASE_URL } from './helpers/harness.js';
 
 it('documents exactly the routes the app registers (paths and methods) in an OpenAPI 3.1 document', async () => {

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { H3Event } from 'h3';
-import type { KeyEmail, LicenseEngine } from '@svc-licensing/license-engine';
+import type { LicenseEngine } from '@svc-licensing/license-engine';
 import type { Validated } from './validate.js';
 
 /** Which interface a route belongs to: it decides authentication, rate limits and CORS. */
@@ -19,11 +19,12 @@ export interface RouteServices {
 /** Extension points (e-mail delivery). */
 export interface ServerHooks {
   /**
-   * Sends a license-key e-mail (create with `sendEmail: true`, or `send-key`). The route reserves
-   * the e-mail with the engine before and releases the reservation after, also on failure.
-   * Without this hook no e-mail is sent (the reservation is released at once).
+   * Sends a license-key e-mail. `reserved: true` (after `POST /licenses` with `sendEmail`): the
+   * engine already holds the reservation; send, release, and do not throw (the license exists).
+   * Otherwise (`send-key`): reserve with the engine, send, release; engine errors propagate.
+   * Without this hook no e-mail is sent.
    */
-  sendKeyEmail?: (email: KeyEmail) => Promise<void>;
+  sendKeyEmail?: (input: { accountId: string; licenseId: string; reserved?: boolean }) => Promise<void>;
 }
 
 type Out<S> = S extends v.GenericSchema ? Validated<S> : undefined;

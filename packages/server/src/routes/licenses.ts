@@ -1,5 +1,4 @@
-import type { KeyEmail } from '@svc-licensing/license-engine';
-import { defineRoute, type RouteDef, type RouteServices } from '../http/route.js';
+import { defineRoute, type RouteDef } from '../http/route.js';
 import { CreateLicenseBody, ListLicensesQuery, UpdateLicenseBody } from '../http/schemas.js';
 import { LicenseDetailView, LicenseView, listOf } from '../http/views.js';
 
@@ -19,7 +18,10 @@ export const licenseRoutes: RouteDef[] = [
     body: CreateLicenseBody, response: LicenseDetailView, status: 201, errors: ['invalid_request', 'not_found', 'plan_limit'],
     handler: async (ctx) => {
       const { license, sendKeyEmail } = await ctx.engine.createLicense(ctx.accountId, ctx.body);
-      if (sendKeyEmail) await sendReserved(ctx, license.id, () => ctx.engine.getKeyEmail(license.id));
+      if (sendKeyEmail) {
+        if (ctx.hooks.sendKeyEmail) await ctx.hooks.sendKeyEmail({ accountId: ctx.accountId, licenseId: license.id, reserved: true });
+        else await ctx.engine.releaseKeyEmail(license.id);
+      }
       return license;
     },
   }),
@@ -55,22 +57,16 @@ export const licenseRoutes: RouteDef[] = [
     response: LicenseView, errors: ['not_found', 'conflict', 'account_closed', 'rate_limited'],
     handler: async (ctx) => {
       const id = ctx.params.id!;
-      await sendReserved(ctx, id, () => ctx.engine.reserveKeyEmail(ctx.accountId, id));
+      if (ctx.hooks.sendKeyEmail) {
+        await ctx.hooks.sendKeyEmail({ accountId: ctx.accountId, licenseId: id });
+      } else {
+        // No mailer: the engine still decides the answer (404, 409, 403, 429); nothing is sent.
+        await ctx.engine.reserveKeyEmail(ctx.accountId, id);
+        await ctx.engine.releaseKeyEmail(id);
+      }
       const { key: _key, activations: _activations, ...license } = await ctx.engine.getLicense(ctx.accountId, id);
       return license;
     },
   }),
 ];
 
-/**
- * Sends a key e-mail whose reservation `reserve` makes (or fetches, when the engine already made
- * it), through the `sendKeyEmail` hook, and always releases the reservation afterwards.
- */
-async function sendReserved(ctx: RouteServices, licenseId: string, reserve: () => Promise<KeyEmail>): Promise<void> {
-  const email = await reserve();
-  try {
-    if (ctx.hooks.sendKeyEmail) await ctx.hooks.sendKeyEmail(email);
-  } finally {
-    await ctx.engine.releaseKeyEmail(licenseId);
-  }
-}

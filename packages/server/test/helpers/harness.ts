@@ -7,7 +7,7 @@ import {
   createSecretBox,
   cryptoRandom,
 } from '@svc-licensing/license-engine';
-import { createApp, listen, type AppOptions } from '@svc-licensing/server';
+import { createApp, listen, type AppOptions } from '../../src/index.js';
 
 /** How the suite reaches the app: in-process (`app.fetch`) or over a real socket (`listen`). */
 export type Mode = 'in-process' | 'node-server';
