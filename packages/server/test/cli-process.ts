@@ -2,6 +2,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom, systemClock } from '@svc-licensing/license-engine';
+import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
+import { resolveMasterKey } from '../src/master-key.js';
+import { openEmbeddedStore } from '../src/stores/embedded/index.js';
 
 const tsconfig = fileURLToPath(new URL('./cli-source.tsconfig.json', import.meta.url));
 export const cliEntry = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -42,4 +46,47 @@ export async function runCli(args: readonly string[], env: Record<string, string
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const code = await exited(child);
   return { code, stdout, stderr };
+}
+
+/** Empties the variables a developer's shell may have set, so each test states its own. */
+export const cleanEnv: Record<string, string> = Object.fromEntries(
+  ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'MASTER_KEY', 'PUBLIC_URL', 'ACCOUNT_NAME', 'OWNER_EMAIL', 'SERVICE_PLAN', 'RATE_LIMIT_VENDOR', 'RATE_LIMIT_CLIENT_KEY', 'RATE_LIMIT_CLIENT_IP'].map(
+    (name) => [`SVC_${name}`, ''],
+  ),
+);
+
+/** Starts `svc-licensing serve ...args`; resolves once it prints its `listening` line. */
+export async function startServe(args: readonly string[], env: Record<string, string> = {}): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
+  const child = spawnTs(cliEntry, ['serve', ...args], { ...cleanEnv, ...env });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const listening = new Promise<string>((resolve) =>
+    onLines(child, (line) => {
+      if (!line.includes('"listening"')) return;
+      const parsed = JSON.parse(line) as { msg?: string; url?: string };
+      if (parsed.msg === 'listening' && parsed.url) resolve(parsed.url);
+    }),
+  );
+  const failed = exited(child).then((code) => Promise.reject(new Error(`serve exited (${code}) before listening: ${stderr}`)));
+  failed.catch(() => undefined);
+  try {
+    return { child, url: await Promise.race([listening, failed]) };
+  } catch (error) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    throw error;
+  }
+}
+
+/** The engine over a data folder in this process, wired like the CLI wires it (the folder's master key). */
+export async function openFolderEngine(dataDir: string): Promise<{ engine: LicenseEngine; store: Store }> {
+  const store = await openEmbeddedStore(dataDir);
+  const { key } = await resolveMasterKey({ fromEnv: undefined, dataDir, warn: () => undefined });
+  const engine = createLicenseEngine({
+    store,
+    clock: systemClock,
+    random: cryptoRandom,
+    ids: createIdGenerator({ clock: systemClock, random: cryptoRandom }),
+    secrets: createSecretBox(key),
+  });
+  return { engine, store };
 }

@@ -1,0 +1,186 @@
+#!/usr/bin/env node
+/**
+ * `svc-licensing` (`pnpm svc` at the repository root): runs the licensing server and its operations.
+ *
+ *   svc-licensing serve [--port 8787] [--host 127.0.0.1] [--data ./data | --database <url>] [--public-url <url>]
+ *   svc-licensing account create --name <name> --owner-email <email> [--data <dir> | --database <url>]
+ *   svc-licensing migrate --database <url>
+ *
+ * Every option can also come from its environment variable (see `svc-licensing help`).
+ */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom, systemClock } from '@svc-licensing/license-engine';
+import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
+import { createApp } from './app.js';
+import { ConfigError, MASTER_KEY_ENV, chooseStore, optionValue, options, redactUrl, requiredValue, serveConfig } from './config.js';
+import type { Env, OptionName, StoreChoice } from './config.js';
+import { resolveMasterKey } from './master-key.js';
+import { listen } from './node-server.js';
+import { migrateDatabase, openStore } from './stores/index.js';
+
+const commands: Record<string, { options: OptionName[]; summary: string; run: (flags: Record<string, unknown>, env: Env) => Promise<void> }> = {
+  serve: {
+    options: ['port', 'host', 'data', 'database', 'publicUrl', 'rateLimitVendor', 'rateLimitClientKey', 'rateLimitClientIp'],
+    summary: 'start the HTTP server',
+    run: serve,
+  },
+  'account create': {
+    options: ['name', 'ownerEmail', 'servicePlan', 'data', 'database'],
+    summary: 'create an account and its first API key; prints {"accountId","apiKey",...} as JSON',
+    run: createAccount,
+  },
+  migrate: { options: ['database'], summary: 'bring a MySQL/MariaDB database to the current schema', run: migrate },
+};
+
+function help(): string {
+  const lines = ['Usage: svc-licensing <command> [options]', '', 'Commands:'];
+  for (const [name, command] of Object.entries(commands)) {
+    lines.push(`  ${name.padEnd(16)}${command.summary}`);
+    for (const option of command.options) {
+      const spec = options[option];
+      const def = 'default' in spec ? ` (default ${spec.default})` : '';
+      lines.push(`      --${spec.flag.padEnd(14)}${spec.env.padEnd(18)}${spec.help}${def}`);
+    }
+  }
+  lines.push('', 'Environment:', `  ${MASTER_KEY_ENV.padEnd(20)}base64 of 32 bytes that encrypts stored secrets; required with --database,`);
+  lines.push(`  ${''.padEnd(20)}generated into <data>/master.key on first use of a data folder`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Opens the store and wires the engine with real ports. */
+async function openEngine(choice: StoreChoice, env: Env): Promise<{ engine: LicenseEngine; store: Store }> {
+  // The key first for a database (no connection without it); after the store (which creates the folder) for a data folder.
+  const keyFromEnv = choice.kind === 'embedded' ? null : await resolveMasterKey({ fromEnv: env[MASTER_KEY_ENV], ephemeral: choice.kind === 'memory' });
+  const store = await openStore(choice);
+  try {
+    const { key } = keyFromEnv ?? (await resolveMasterKey({ fromEnv: env[MASTER_KEY_ENV], dataDir: (choice as { dataDir: string }).dataDir }));
+    const engine = createLicenseEngine({
+      store,
+      clock: systemClock,
+      random: cryptoRandom,
+      ids: createIdGenerator({ clock: systemClock, random: cryptoRandom }),
+      secrets: createSecretBox(key),
+    });
+    return { engine, store };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+function describeStore(choice: StoreChoice): Record<string, string> {
+  if (choice.kind === 'embedded') return { store: 'embedded', data: choice.dataDir };
+  if (choice.kind === 'mysql') return { store: 'mysql', database: redactUrl(choice.url) };
+  return { store: 'memory' };
+}
+
+/** A port free right now on `host` (for `--port 0`, so the public URL can name the real port). */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function serve(flags: Record<string, unknown>, env: Env): Promise<void> {
+  let config = serveConfig(flags, env);
+  if (config.port === 0) config = serveConfig({ ...flags, port: String(await freePort(config.host)) }, env);
+  const { engine, store } = await openEngine(config.store, env);
+  let server;
+  try {
+    server = await listen(createApp({ engine, publicBaseUrl: config.publicBaseUrl, limits: config.limits }), {
+      port: config.port,
+      host: config.host,
+      handleSignals: false,
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const running = server;
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: 'listening', url: running.url, ...describeStore(config.store) })}\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: 'stopping', signal })}\n`);
+    // Requests in flight finish, then the store writes its checkpoint and releases the data folder.
+    running
+      .close()
+      .then(() => store.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`error while stopping: ${(error as Error).message}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+async function createAccount(flags: Record<string, unknown>, env: Env): Promise<void> {
+  const name = requiredValue('name', flags, env);
+  const ownerEmail = requiredValue('ownerEmail', flags, env);
+  const servicePlan = optionValue('servicePlan', flags, env);
+  const { engine, store } = await openEngine(chooseStore(flags, env), env);
+  try {
+    const { account, apiKey } = await engine.createAccount({ name, ownerEmail, ...(servicePlan === undefined ? {} : { servicePlan }) });
+    process.stdout.write(`${JSON.stringify({ accountId: account.id, apiKey: apiKey.key, apiKeyId: apiKey.id, account })}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function migrate(flags: Record<string, unknown>, env: Env): Promise<void> {
+  const url = requiredValue('database', flags, env);
+  const choice = chooseStore({ database: url }, {});
+  if (choice.kind !== 'mysql') throw new ConfigError('migrate needs a mysql:// --database URL');
+  const result = await migrateDatabase(choice.url);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+/** Runs the CLI on `argv` (without node and the script); resolves with the exit status. */
+export async function main(argv: readonly string[], env: Env = process.env): Promise<number> {
+  const [first, second] = argv;
+  if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
+    process.stdout.write(help());
+    return first === undefined ? 1 : 0;
+  }
+  const name = first === 'account' ? `account ${second ?? ''}`.trim() : first;
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`error: unknown command ${JSON.stringify(name)}\n\n${help()}`);
+    return 1;
+  }
+  try {
+    const { values } = parseArgs({
+      args: argv.slice(name.split(' ').length),
+      options: Object.fromEntries(command.options.map((o) => [options[o].flag, { type: 'string' as const }])),
+      strict: true,
+      allowPositionals: false,
+    });
+    // Flags by option name (`owner-email` → ownerEmail).
+    const flags: Record<string, unknown> = {};
+    for (const option of command.options) flags[option] = values[options[option].flag];
+    await command.run(flags, env);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`error: ${(error as Error).message ?? String(error)}\n`);
+    if (!ConfigError.is(error) && !(error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') && env.SVC_DEBUG) {
+      process.stderr.write(`${(error as Error).stack}\n`);
+    }
+    return 1;
+  }
+}
+
+void main(process.argv.slice(2)).then((code) => {
+  if (code !== 0) process.exitCode = code;
+});

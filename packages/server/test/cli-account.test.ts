@@ -1,0 +1,92 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanEnv, exited, openFolderEngine, runCli, startServe } from './cli-process.js';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+
+const dirs: string[] = [];
+const children: ChildProcessWithoutNullStreams[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const clean = cleanEnv;
+
+describe('svc-licensing account create', () => {
+  it('prints one JSON object with a working API key on a fresh data folder', async () => {
+    const data = join(await tempDir(), 'data');
+    const result = await runCli(['account', 'create', '--name', 'Acme', '--owner-email', 'owner@acme.test', '--data', data], clean);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('generated a new master key');
+    const out = JSON.parse(result.stdout) as { accountId: string; apiKey: string };
+    expect(out.accountId).toMatch(/^acc_/);
+    expect(out.apiKey).toMatch(/^svc_sk_[A-Za-z0-9]{32}$/);
+
+    const { engine, store } = await openFolderEngine(data);
+    try {
+      expect(await engine.authenticate(out.apiKey)).toMatchObject({ accountId: out.accountId });
+      expect(await engine.authenticate(`${out.apiKey.slice(0, -1)}x`)).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('takes its options from SVC_* environment variables', async () => {
+    const data = join(await tempDir(), 'data');
+    const result = await runCli(['account', 'create'], { ...clean, SVC_DATA_DIR: data, SVC_ACCOUNT_NAME: 'Env Co', SVC_OWNER_EMAIL: 'env@co.test' });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ account: { name: 'Env Co', ownerEmail: 'env@co.test' } });
+    expect(await readdir(data)).toContain('master.key');
+  });
+
+  it('exits non-zero with a clear message on a missing option, a database without SVC_MASTER_KEY, or an unknown command', async () => {
+    const data = join(await tempDir(), 'data');
+    const missing = await runCli(['account', 'create', '--name', 'Acme', '--data', data], clean);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toContain('missing --owner-email (or SVC_OWNER_EMAIL)');
+
+    const mysql = await runCli(['account', 'create', '--name', 'A', '--owner-email', 'a@a.test'], { ...clean, SVC_DATABASE_URL: 'mysql://root@127.0.0.1:3306/test' });
+    expect(mysql.code).toBe(1);
+    expect(mysql.stderr).toContain('SVC_MASTER_KEY is required');
+
+    const unknown = await runCli(['frobnicate'], clean);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+
+    const badFlag = await runCli(['serve', '--prot', '80'], clean);
+    expect(badFlag.code).toBe(1);
+    expect(badFlag.stderr).toContain("'--prot'");
+  });
+});
+
+describe('svc-licensing serve', () => {
+  it('serves the account created before it started, and stops on SIGTERM releasing the data folder', async () => {
+    const data = join(await tempDir(), 'data');
+    const created = await runCli(['account', 'create', '--name', 'Acme', '--owner-email', 'owner@acme.test', '--data', data], clean);
+    const { accountId, apiKey } = JSON.parse(created.stdout) as { accountId: string; apiKey: string };
+
+    const { child, url } = await startServe(['--data', data], { SVC_PORT: '0', SVC_HOST: '127.0.0.1' });
+    children.push(child);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${url}/v1/account`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: accountId });
+    expect((await fetch(`${url}/v1/account`, { headers: { authorization: 'Bearer svc_sk_00000000000000000000000000000000' } })).status).toBe(401);
+
+    // The folder is in use: a second process is refused.
+    const busy = await runCli(['account', 'create', '--name', 'B', '--owner-email', 'b@b.test', '--data', data], clean);
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toContain(`in use by process ${child.pid}`);
+
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+    expect(await readdir(data)).not.toContain('lock');
+  });
+});
