@@ -35,7 +35,14 @@ export interface LicenseState {
   refusal: string | null;
 }
 
-/** Identifies the stored JSON document; a document of another format is treated as empty. */
+/**
+ * Identifies the stored JSON document; a document of another format is treated as empty.
+ *
+ * @example
+ * ```ts
+ * JSON.parse(storage.text).format === LICENSE_STATE_FORMAT; // 'svc-license-state-v1'
+ * ```
+ */
 export const LICENSE_STATE_FORMAT = 'svc-license-state-v1';
 
 /**
