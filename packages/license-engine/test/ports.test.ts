@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { createIdGenerator, createSecretBox, cryptoRandom, systemClock } from '@svc-licensing/license-engine';
+import { createTestClock, createTestRandom } from './fixtures.js';
+
+describe('createIdGenerator', () => {
+  it('makes <prefix>_ + 26 Crockford base32 characters that sort by creation time', () => {
+    const clock = createTestClock();
+    const ids = createIdGenerator({ clock, random: createTestRandom() });
+    const first = ids.next('lic');
+    expect(first).toMatch(/^lic_[0-9a-hjkmnp-tv-z]{26}$/);
+    clock.advance(1);
+    const second = ids.next('lic');
+    expect(second > first).toBe(true);
+    expect(first.slice(4, 14)).toBe(Date.parse('2030-01-15T10:00:00Z').toString(32).padStart(10, '0').replace(/./g, (ch) => '0123456789abcdefghjkmnpqrstvwxyz'[parseInt(ch, 32)]!));
+  });
+
+  it('is strictly increasing within one millisecond and when the clock steps back', () => {
+    const clock = createTestClock();
+    const ids = createIdGenerator({ clock, random: cryptoRandom });
+    const made: string[] = [];
+    for (let i = 0; i < 1000; i++) made.push(ids.next('evt'));
+    clock.advance(-5000);
+    for (let i = 0; i < 10; i++) made.push(ids.next('evt'));
+    expect([...made].sort()).toEqual(made);
+    expect(new Set(made).size).toBe(made.length);
+  });
+});
+
+describe('createSecretBox', () => {
+  const box = createSecretBox(new Uint8Array(32).fill(9));
+  const secret = new TextEncoder().encode('a 32-byte seed or a license key!');
+
+  it('round-trips, with a fresh nonce each time', () => {
+    const one = box.encrypt(secret);
+    const two = box.encrypt(secret);
+    expect(one).not.toBe(two);
+    expect(box.decrypt(one)).toEqual(secret);
+    expect(Buffer.from(one.slice(3), 'base64url').includes(Buffer.from(secret))).toBe(false);
+  });
+
+  it('refuses tampered ciphertext and another master key', () => {
+    const sealed = box.encrypt(secret);
+    const raw = Buffer.from(sealed.slice(3), 'base64url');
+    raw[14] = raw[14]! ^ 1;
+    expect(() => box.decrypt(`v1.${raw.toString('base64url')}`)).toThrow();
+    expect(() => createSecretBox(new Uint8Array(32).fill(8)).decrypt(sealed)).toThrow();
+    expect(() => box.decrypt('plain text')).toThrow();
+  });
+
+  it('requires a 32-byte master key', () => {
+    expect(() => createSecretBox(new Uint8Array(16))).toThrow(/32-byte/);
+  });
+});
+
+describe('system ports', () => {
+  it('systemClock tells the time and cryptoRandom returns the bytes asked for, also beyond 65,536', () => {
+    const before = Date.now();
+    const now = systemClock.now();
+    expect(now).toBeGreaterThanOrEqual(before);
+    expect(now).toBeLessThanOrEqual(Date.now());
+    const big = cryptoRandom.bytes(70_000);
+    expect(big).toHaveLength(70_000);
+    expect(big.subarray(65_536).some((b) => b !== 0)).toBe(true);
+  });
+});
