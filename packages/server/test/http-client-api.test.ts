@@ -1,6 +1,6 @@
 import { verifyCertificate } from '@svc-licensing/verifier';
 import { expect, it } from 'vitest';
-import { fingerprint, licensed } from './helpers/fixtures.js';
+import { createPlan, createProduct, fingerprint, licensed } from './helpers/fixtures.js';
 import { createHarness, describeBothWays, type Harness } from './helpers/harness.js';
 import { opensslVerifiesCertificate } from './helpers/openssl.js';
 
@@ -88,6 +88,40 @@ describeBothWays('client API over HTTP', (mode) => {
     expect(expired.body.error.code).toBe('license_expired');
   });
 
+  it('answers 403 license_refunded once a purchase is fully refunded', async () => {
+    const h = await createHarness(mode);
+    const product = await createProduct(h);
+    await createPlan(h, product.id, { code: 'life', kind: 'perpetual' });
+    const integration = await h.api('POST', '/integrations', { provider: 'provider_b', product: product.id, webhookSecret: 'whsec', priceMap: { var_1: 'life' } });
+    const base = { provider: 'provider_b', occurredAt: '2026-01-15T12:00:00Z' } as const;
+    const bought = await h.engine.applyPaymentCommand(integration.body.id, {
+      ...base, kind: 'purchase_completed', eventId: 'evt_1', eventType: 'order_created',
+      customer: { providerCustomerId: null, email: 'payer@example.com', name: 'Payer' }, orderId: 'ord_1', priceId: 'var_1', quantity: 1,
+    });
+    const { key } = (await h.api('GET', `/licenses/${bought.licenseId}`)).body;
+    const body = { product: product.id, key, fingerprint: fingerprint(product.id, 1) };
+    expect((await h.client('activate', body)).status).toBe(200);
+    await h.engine.applyPaymentCommand(integration.body.id, {
+      ...base, kind: 'refunded', eventId: 'evt_2', eventType: 'order_refunded', subscriptionId: null, orderId: 'ord_1', full: true,
+    });
+    const refused = await h.client('validate', body);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('license_refunded');
+  });
+
+  it('answers 403 account_closed to new activations of a closed account while activated machines keep validating', async () => {
+    const h = await createHarness(mode);
+    const { product, license } = await licensed(h);
+    const first = { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1) };
+    expect((await h.client('activate', first)).status).toBe(200);
+    await h.engine.closeAccount(h.accountId);
+    const refused = await h.client('activate', { ...first, fingerprint: fingerprint(product.id, 2) });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('account_closed');
+    expect((await h.client('validate', first)).status).toBe(200);
+    expect((await h.api('GET', '/products')).status).toBe(401);
+  });
+
   it('refuses malformed requests with 400 invalid_request: non-JSON content type, bad JSON, bad fingerprint, missing field', async () => {
     const h = await createHarness(mode);
     const { product, license } = await licensed(h);
@@ -101,6 +135,9 @@ describeBothWays('client API over HTTP', (mode) => {
     const badFp = await h.client('activate', { ...good, fingerprint: 'ABC' });
     expect(badFp.status).toBe(400);
     expect(badFp.body.error.message).toContain('fingerprint');
+    const badKey = await h.client('activate', { ...good, key: 'not a license key' });
+    expect(badKey.status).toBe(400);
+    expect(badKey.body.error.code).toBe('invalid_request');
     const missing = await h.client('validate', { product: product.id, fingerprint: good.fingerprint });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toContain('key');
