@@ -17,8 +17,8 @@ export interface SmtpCapture {
   waitFor(count: number): Promise<CapturedMail[]>;
   close(): Promise<void>;
   /**
-   * Holds the next messages at the end of DATA (the client waits for the server's answer) until
-   * the returned function is called; `arrived` resolves when a held message has been received.
+   * Holds the next message at the end of DATA (its client waits for the server's answer) until
+   * `release` is called; `arrived` resolves once that message is in. Later messages pass.
    */
   hold(): { arrived: Promise<void>; release: () => void };
   /** While true, recipients are refused with `550` (the send fails). */
@@ -66,6 +66,7 @@ export async function startSmtpCapture(options: SmtpCaptureOptions = {}): Promis
       stream.on('end', async () => {
         const held = gate;
         if (held) {
+          gate = null;
           held.arrived();
           await held.wait;
         }
@@ -112,10 +113,7 @@ export async function startSmtpCapture(options: SmtpCaptureOptions = {}): Promis
       gate = { wait, arrived };
       return {
         arrived: arrivedPromise,
-        release: () => {
-          gate = null;
-          release();
-        },
+        release,
       };
     },
     waitFor(count) {
