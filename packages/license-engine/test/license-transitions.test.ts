@@ -205,6 +205,15 @@ describe('provider-driven transitions', () => {
     expect(await statusOf(id)).toBe('refunded');
   });
 
+  it('a purchase whose price maps to a subscription plan is ignored: the subscription events handle it', async () => {
+    const result = await t.engine.applyPaymentCommand(
+      c.providerA.id,
+      command('purchase_completed', { provider: 'provider_a', customer: { providerCustomerId: null, email: 'b@example.test', name: null }, orderId: 'txn_2', priceId: 'pri_pro', quantity: 1 }),
+    );
+    expect(result).toMatchObject({ result: 'ignored', licenseId: null, keyEmail: null });
+    expect((await t.engine.listLicenses(c.account.id)).data).toEqual([]);
+  });
+
   it('a refund of a one-time purchase is found by its order', async () => {
     const bought = await t.engine.applyPaymentCommand(
       c.providerA.id,

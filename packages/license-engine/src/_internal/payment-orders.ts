@@ -32,13 +32,15 @@ export async function onCustomerUpserted(s: PaymentScope, cmd: CustomerUpsertedC
   return processed(`provider customer ${providerCustomerId} is ${customer.id}`, null);
 }
 
-/** A one-time purchase: a perpetual license for the mapped plan, its key e-mailed. */
+/** A one-time purchase: a perpetual license for the mapped (non-subscription) plan, its key e-mailed. */
 export async function onPurchase(s: PaymentScope, cmd: PurchaseCompletedCommand): Promise<Outcome> {
   const orderId = requireString(cmd.orderId, 'orderId', 200);
   const priceId = requireString(cmd.priceId, 'priceId', 200);
   const seats = quantityOf(cmd.quantity) ?? 1;
   const plan = await mappedPlan(s, priceId);
   if (!plan) return ignored(`price ${priceId} is not in the price map`);
+  // A subscription's first order also arrives as a purchase; its subscription events handle it.
+  if (plan.kind === 'subscription') return ignored(`price ${priceId} maps to subscription plan ${plan.code}; the subscription's events create its license`);
   const existing = await s.tx.findMany('licenses', { productId: s.product.id, orderId });
   if (existing[0]) return ignored(`order ${orderId} already has license ${existing[0].id}`, existing[0].id);
   const customer = await resolveCustomer(s, cmd.customer);
