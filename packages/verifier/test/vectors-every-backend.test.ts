@@ -21,3 +21,24 @@ describe('Ed25519 backends in Node', () => {
     });
   }
 });
+
+describe('backend agreement beyond the vectors', () => {
+  const [valid] = file.cases.filter((c) => c.name === 'valid');
+  const text = valid!.certificate;
+
+  it('node, webcrypto and noble give the same outcome on random corruptions of a valid certificate', async () => {
+    const fc = (await import('fast-check')).default;
+    const corrupt = fc
+      .tuple(fc.nat(text.length - 1), fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.'))
+      .map(([i, ch]) => text.slice(0, i) + ch + text.slice(i + 1));
+    await fc.assert(
+      fc.asyncProperty(corrupt, async (certificate) => {
+        const options = caseOptions(file, valid!);
+        const outcomes = await Promise.all(BACKENDS.map(async (backend) => (await verifyCertificate(certificate, { ...options, backend })).outcome));
+        expect(new Set(outcomes).size, certificate).toBe(1);
+        if (certificate !== text) expect(outcomes[0]).not.toBe('valid');
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
