@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { fingerprint, licensed } from './helpers/fixtures.js';
-import { createHarness, describeBothWays } from './helpers/harness.js';
+import { createApp, createMemoryRateLimitStore } from '../src/index.js';
+import { createHarness, describeBothWays, PUBLIC_BASE_URL } from './helpers/harness.js';
 
 describeBothWays('rate limits over HTTP', (mode) => {
   it('limits the vendor API per account with 429 rate_limited, Retry-After and X-RateLimit-* on every response', async () => {
@@ -51,4 +52,17 @@ describeBothWays('rate limits over HTTP', (mode) => {
     const lines = JSON.stringify(h.logLines);
     expect(lines).not.toContain(license.key);
   });
+});
+
+it('shares budgets between app instances that share a RateLimitStore', async () => {
+  const h = await createHarness('in-process');
+  const store = createMemoryRateLimitStore();
+  const make = () => createApp({ engine: h.engine, publicBaseUrl: PUBLIC_BASE_URL, log: false, clock: h.clock, rateLimitStore: store, limits: { vendorPerAccount: 2 } });
+  const [a, b] = [make(), make()];
+  const get = (app: typeof a) => app.fetch(new Request('http://localhost/v1/products', { headers: { authorization: `Bearer ${h.apiKey}` } }));
+  expect((await get(a)).status).toBe(200);
+  expect((await get(b)).status).toBe(200);
+  const third = await get(a);
+  expect(third.status).toBe(429);
+  expect(third.headers.get('x-ratelimit-remaining')).toBe('0');
 });
