@@ -14,15 +14,22 @@ import { parseArgs } from 'node:util';
 import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom, systemClock } from '@svc-licensing/license-engine';
 import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
 import { createApp } from './app.js';
-import { ConfigError, MASTER_KEY_ENV, chooseStore, optionValue, options, redactUrl, requiredValue, serveConfig } from './config.js';
-import type { Env, OptionName, StoreChoice } from './config.js';
+import { ConfigError, MASTER_KEY_ENV, chooseStore, mailSettings, optionValue, options, redactUrl, requiredValue, serveConfig } from './config.js';
+import type { Env, OptionName, OptionSpec, StoreChoice } from './config.js';
 import { resolveMasterKey } from './master-key.js';
+import { createKeyEmailSender } from './key-email.js';
+import { createMailer } from './mail/create-mailer.js';
 import { listen } from './node-server.js';
+import { createProviderAClient } from './provider-a-client.js';
+import { createWebhookRoutes } from './routes/webhooks.js';
 import { migrateDatabase, openStore } from './stores/index.js';
 
 const commands: Record<string, { options: OptionName[]; summary: string; run: (flags: Record<string, unknown>, env: Env) => Promise<void> }> = {
   serve: {
-    options: ['port', 'host', 'data', 'database', 'publicUrl', 'rateLimitVendor', 'rateLimitClientKey', 'rateLimitClientIp'],
+    options: [
+      'port', 'host', 'data', 'database', 'publicUrl', 'rateLimitVendor', 'rateLimitClientKey', 'rateLimitClientIp',
+      'smtpUrl', 'mailFrom', 'outbox', 'providerAApiUrl',
+    ],
     summary: 'start the HTTP server',
     run: serve,
   },
@@ -35,17 +42,20 @@ const commands: Record<string, { options: OptionName[]; summary: string; run: (f
 };
 
 function help(): string {
-  const lines = ['Usage: svc-licensing <command> [options]', '', 'Commands:'];
+  const all = Object.values(commands).flatMap((c) => c.options.map((o) => options[o]));
+  const flagWidth = Math.max(...all.map((o) => o.flag.length)) + 4;
+  const envWidth = Math.max(...all.map((o) => o.env.length)) + 2;
+  const lines = ['Usage: svc-licensing <command> [options]', '', 'Commands (every option also from its environment variable):'];
   for (const [name, command] of Object.entries(commands)) {
-    lines.push(`  ${name.padEnd(16)}${command.summary}`);
+    lines.push('', `  ${name}: ${command.summary}`);
     for (const option of command.options) {
-      const spec = options[option];
-      const def = 'default' in spec ? ` (default ${spec.default})` : '';
-      lines.push(`      --${spec.flag.padEnd(14)}${spec.env.padEnd(18)}${spec.help}${def}`);
+      const spec: OptionSpec = options[option];
+      const def = spec.default === undefined ? '' : ` (default ${spec.default})`;
+      lines.push(`    ${`--${spec.flag}`.padEnd(flagWidth)}${spec.env.padEnd(envWidth)}${spec.help}${def}`);
     }
   }
-  lines.push('', 'Environment:', `  ${MASTER_KEY_ENV.padEnd(20)}base64 of 32 bytes that encrypts stored secrets; required with --database,`);
-  lines.push(`  ${''.padEnd(20)}generated into <data>/master.key on first use of a data folder`);
+  lines.push('', 'Environment only:', `    ${MASTER_KEY_ENV}  base64 of 32 bytes that encrypts stored secrets; required with --database,`);
+  lines.push('                    generated into <data>/master.key on first use of a data folder');
   return `${lines.join('\n')}\n`;
 }
 
@@ -91,10 +101,26 @@ function freePort(host: string): Promise<number> {
 async function serve(flags: Record<string, unknown>, env: Env): Promise<void> {
   let config = serveConfig(flags, env);
   if (config.port === 0) config = serveConfig({ ...flags, port: String(await freePort(config.host)) }, env);
+  const mail = mailSettings(flags, env, config.store);
+  const providerAApiUrl = optionValue('providerAApiUrl', flags, env);
   const { engine, store } = await openEngine(config.store, env);
+  const logError = (msg: string, error: unknown, context: Record<string, string>) =>
+    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg, ...context, error: (error as Error)?.message ?? String(error) })}\n`);
+  const keyEmails = createKeyEmailSender({
+    engine,
+    mailer: createMailer(mail.config, config.store.kind === 'embedded' ? config.store.dataDir : '.'),
+    sender: { fromAddress: mail.fromAddress },
+    onSendError: (error, licenseId) => logError('key_email_failed', error, { licenseId }),
+  });
+  const routes = createWebhookRoutes({
+    keyEmails,
+    ...(providerAApiUrl === undefined ? {} : { providerA: createProviderAClient({ baseUrl: providerAApiUrl }) }),
+    onError: (error, context) => logError('webhook_error', error, context),
+  });
   let server;
   try {
-    server = await listen(createApp({ engine, publicBaseUrl: config.publicBaseUrl, limits: config.limits }), {
+    const app = createApp({ engine, publicBaseUrl: config.publicBaseUrl, limits: config.limits, hooks: { sendKeyEmail: keyEmails.hook }, routes });
+    server = await listen(app, {
       port: config.port,
       host: config.host,
       handleSignals: false,

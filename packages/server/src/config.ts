@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import type { MailConfig } from './mail/create-mailer.js';
+
 /**
  * The server's configuration: every CLI option, its environment variable and its default, in one
  * table, so the help text and the README list the same names.
@@ -35,6 +38,10 @@ export const options = {
   rateLimitVendor: { flag: 'rate-limit-vendor', env: 'SVC_RATE_LIMIT_VENDOR', default: '5000', help: 'vendor API requests per hour and account' },
   rateLimitClientKey: { flag: 'rate-limit-client-key', env: 'SVC_RATE_LIMIT_CLIENT_KEY', default: '30', help: 'client API calls per hour, license key and IP address' },
   rateLimitClientIp: { flag: 'rate-limit-client-ip', env: 'SVC_RATE_LIMIT_CLIENT_IP', default: '600', help: 'client API calls per hour and IP address' },
+  smtpUrl: { flag: 'smtp-url', env: 'SVC_SMTP_URL', help: 'send e-mails by SMTP: smtp://user:pass@host:587 (STARTTLS), smtps://...:465 (TLS), ?security=none for a local relay' },
+  mailFrom: { flag: 'mail-from', env: 'SVC_MAIL_FROM', default: 'licenses@localhost', help: "sender address of customer e-mails when the vendor's account has none" },
+  outbox: { flag: 'outbox', env: 'SVC_OUTBOX_DIR', help: 'without --smtp-url, e-mails are written as .eml files here (default <data>/outbox, or ./outbox with --database)' },
+  providerAApiUrl: { flag: 'provider-a-api-url', env: 'SVC_PROVIDER_A_API_URL', help: "provider_a's API base URL, to look up unknown customers with the integration's API key" },
   name: { flag: 'name', env: 'SVC_ACCOUNT_NAME', help: 'name of the new account' },
   ownerEmail: { flag: 'owner-email', env: 'SVC_OWNER_EMAIL', help: "e-mail address of the account's owner" },
   servicePlan: { flag: 'service-plan', env: 'SVC_SERVICE_PLAN', help: "the account's service plan (default: the host's default plan)" },
@@ -89,6 +96,52 @@ export function chooseStore(flags: Record<string, unknown>, env: Env): StoreChoi
 /** The URL with its password replaced, for messages and logs. */
 export function redactUrl(url: string): string {
   return url.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+}
+
+/** How `serve` sends customer e-mails. */
+export interface MailSettings {
+  config: MailConfig;
+  fromAddress: string;
+}
+
+const SMTP_SECURITY = ['tls', 'starttls', 'opportunistic', 'none'] as const;
+
+/**
+ * Resolves the mail options: SMTP from `--smtp-url`, else `.eml` files in `--outbox` (default
+ * `<data>/outbox`), so the server runs without a mail server.
+ *
+ * @example
+ * ```ts
+ * mailSettings({ smtpUrl: 'smtps://u:p@mail.example.com' }, {}, { kind: 'memory' }).config; // { transport: 'smtp', host: 'mail.example.com', port: 465, security: 'tls', auth: ... }
+ * ```
+ */
+export function mailSettings(flags: Record<string, unknown>, env: Env, store: StoreChoice): MailSettings {
+  const fromAddress = requiredValue('mailFrom', flags, env);
+  if (!/^[^\s@]+@[^\s@]+$/.test(fromAddress)) throw new ConfigError(`--mail-from must be an e-mail address, got ${JSON.stringify(fromAddress)}`);
+  const smtpUrl = optionValue('smtpUrl', flags, env);
+  if (smtpUrl === undefined) {
+    const dir = optionValue('outbox', flags, env) ?? (store.kind === 'embedded' ? join(store.dataDir, 'outbox') : './outbox');
+    return { config: { transport: 'file', dir }, fromAddress };
+  }
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    throw new ConfigError(`--smtp-url is not a URL: ${JSON.stringify(redactUrl(smtpUrl))}`);
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('--smtp-url must start with smtp:// or smtps://');
+  const security = url.searchParams.get('security') ?? (url.protocol === 'smtps:' ? 'tls' : 'starttls');
+  if (!(SMTP_SECURITY as readonly string[]).includes(security)) {
+    throw new ConfigError(`--smtp-url security must be one of ${SMTP_SECURITY.join(', ')}, got ${JSON.stringify(security)}`);
+  }
+  const config: MailConfig = {
+    transport: 'smtp',
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    security: security as (typeof SMTP_SECURITY)[number],
+    ...(url.port ? { port: Number(url.port) } : {}),
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+  };
+  return { config, fromAddress };
 }
 
 /** The listening address and public URL of `serve`. */

@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { options } from '../src/config.js';
 import { cleanEnv, exited, openFolderEngine, runCli, startServe } from './cli-process.js';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 
@@ -66,6 +67,18 @@ describe('svc-licensing account create', () => {
   });
 });
 
+describe('svc-licensing help', () => {
+  it('lists every option of every command with its environment variable', async () => {
+    const result = await runCli(['help'], clean);
+    expect(result.code).toBe(0);
+    for (const spec of Object.values(options)) {
+      expect(result.stdout).toContain(`--${spec.flag}`);
+      expect(result.stdout).toContain(spec.env);
+    }
+    expect(result.stdout).toContain('SVC_MASTER_KEY');
+  });
+});
+
 describe('svc-licensing serve', () => {
   it('serves the account created before it started, and stops on SIGTERM releasing the data folder', async () => {
     const data = join(await tempDir(), 'data');
@@ -79,6 +92,27 @@ describe('svc-licensing serve', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: accountId });
     expect((await fetch(`${url}/v1/account`, { headers: { authorization: 'Bearer svc_sk_00000000000000000000000000000000' } })).status).toBe(401);
+
+    // The wiring of key e-mails (file transport into <data>/outbox by default) and of the webhook receiver.
+    const vendor = (path: string, body: unknown) =>
+      fetch(`${url}/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const product = (await (await vendor('/products', { name: 'Editor', keyPrefix: 'ED-' })).json()) as { id: string };
+    const plan = (await (await vendor(`/products/${product.id}/plans`, { code: 'pro', kind: 'perpetual' })).json()) as { id: string };
+    const licenseRes = await vendor('/licenses', { plan: plan.id, email: 'buyer@example.test', sendEmail: true });
+    expect(licenseRes.status).toBe(201);
+    const license = (await licenseRes.json()) as { key: string };
+    const outbox = await readdir(join(data, 'outbox'));
+    expect(outbox).toHaveLength(1);
+    const eml = await readFile(join(data, 'outbox', outbox[0]!), 'utf8');
+    expect(eml).toContain('buyer@example.test');
+    expect(eml).toContain(license.key);
+    const integration = (await (await vendor('/integrations', { product: product.id, provider: 'provider_b', priceMap: {}, webhookSecret: 'whsec_test' })).json()) as {
+      id: string;
+      webhookUrl: string;
+    };
+    expect(integration.webhookUrl).toBe(`${url}/v1/webhooks/provider_b/${integration.id}`);
+    const unsigned = await fetch(integration.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': '00' }, body: '{}' });
+    expect(unsigned.status).toBe(401);
 
     // The folder is in use: a second process is refused.
     const busy = await runCli(['account', 'create', '--name', 'B', '--owner-email', 'b@b.test', '--data', data], clean);

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, chooseStore, serveConfig } from '../src/config.js';
+import { ConfigError, chooseStore, mailSettings, serveConfig } from '../src/config.js';
 import { resolveMasterKey } from '../src/master-key.js';
 
 const dirs: string[] = [];
@@ -65,6 +65,37 @@ describe('store choice', () => {
     expect(ConfigError.is(error)).toBe(true);
     expect((error as Error).message).toContain('postgres://u:***@h/db');
     expect((error as Error).message).not.toContain('hunter2');
+  });
+});
+
+describe('mail options', () => {
+  it('write e-mails as files into the data folder unless an SMTP URL is given', () => {
+    expect(mailSettings({}, {}, { kind: 'embedded', dataDir: '/srv/svc' })).toEqual({
+      config: { transport: 'file', dir: join('/srv/svc', 'outbox') },
+      fromAddress: 'licenses@localhost',
+    });
+    expect(mailSettings({ outbox: '/var/mail/svc' }, { SVC_MAIL_FROM: 'keys@acme.test' }, { kind: 'memory' })).toEqual({
+      config: { transport: 'file', dir: '/var/mail/svc' },
+      fromAddress: 'keys@acme.test',
+    });
+  });
+
+  it('read host, port, security and credentials from SVC_SMTP_URL', () => {
+    expect(mailSettings({}, { SVC_SMTP_URL: 'smtps://user%40x:p%3Ass@mail.example.com' }, { kind: 'memory' }).config).toEqual({
+      transport: 'smtp',
+      host: 'mail.example.com',
+      security: 'tls',
+      auth: { user: 'user@x', pass: 'p:ss' },
+    });
+    expect(mailSettings({ smtpUrl: 'smtp://127.0.0.1:2525?security=none' }, {}, { kind: 'memory' }).config).toEqual({
+      transport: 'smtp',
+      host: '127.0.0.1',
+      port: 2525,
+      security: 'none',
+    });
+    expect(() => mailSettings({ smtpUrl: 'http://x' }, {}, { kind: 'memory' })).toThrow(/smtp:\/\/ or smtps:\/\//);
+    expect(() => mailSettings({ smtpUrl: 'smtp://x?security=maybe' }, {}, { kind: 'memory' })).toThrow(/security must be one of/);
+    expect(() => mailSettings({ mailFrom: 'nobody' }, {}, { kind: 'memory' })).toThrow(/--mail-from/);
   });
 });
 
