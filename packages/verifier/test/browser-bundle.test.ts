@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,7 @@ const inCI = process.env.CI === 'true' || process.env.CI === '1';
 
 type Harness =
   | { error: string }
-  | { available: string[]; selected: string; auto: string[][]; noble: string[][]; chunksBeforeNoble: string[]; userAgent: string };
+  | { available: string[]; selected: string; auto: string[][]; noble: string[][]; chunksBeforeNoble: string[]; fingerprint: string; userAgent: string };
 
 // The page: plain JavaScript run by Chromium (not transformed by vitest), importing the built bundle.
 const PAGE = `<!doctype html><title>verifier</title><script type="module">
@@ -43,7 +44,8 @@ try {
   const auto = await run('auto');
   const chunksBeforeNoble = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname);
   const noble = await run('noble');
-  window.harness = { available, selected, auto, noble, chunksBeforeNoble, userAgent: navigator.userAgent };
+  const fingerprint = verifier.machineFingerprint('prd_browser', 'Zoë-PC 東京');
+  window.harness = { available, selected, auto, noble, chunksBeforeNoble, fingerprint, userAgent: navigator.userAgent };
 } catch (error) {
   window.harness = { error: String(error && error.stack || error) };
 }
@@ -105,6 +107,7 @@ describe.skipIf(!hasChromium && !inCI)('browser bundle in headless Chromium', ()
     expect(result.selected).toBe('webcrypto');
     expect(result.auto).toEqual(expected);
     expect(result.noble).toEqual(expected);
+    expect(result.fingerprint).toBe(createHash('sha256').update('svc:prd_browser:Zoë-PC 東京', 'utf8').digest('hex'));
     // The WebCrypto path never downloads the noble fallback; forcing noble does.
     expect(result.chunksBeforeNoble.some((path) => path.startsWith('/ed25519-'))).toBe(false);
     expect(requested.some((path) => path.startsWith('/ed25519-'))).toBe(true);
