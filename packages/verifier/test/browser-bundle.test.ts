@@ -69,7 +69,7 @@ describe.skipIf(!hasChromium && !inCI)('browser bundle in headless Chromium', ()
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       requested.push(path);
       if (path === '/') {
-        res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
       } else if (path === '/vectors.json') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(vectors));
       } else if (/^\/[\w-]+\.js$/.test(path) && existsSync(join(BUNDLE, path))) {
