@@ -98,6 +98,16 @@ for (const mode of ['in-process', 'node-server'] as Mode[]) {
       for (const e of audit) expect(typeof e.data.detail).toBe('string');
     });
 
+    it('refuses a body over 1 MiB with 413 before reading it', async () => {
+      const w = await createWorld({ mode });
+      const body = eventA('customer.created');
+      body.data.custom_data = { padding: 'x'.repeat(1024 * 1024) };
+      const answer = await w.deliver('provider_a', body);
+      expect(answer.status).toBe(413);
+      expect(answer.body.error.code).toBe('invalid_request');
+      expect(await w.events('webhook.received')).toEqual([]);
+    });
+
     it('answers a signed body it cannot read with 500 and changes nothing', async () => {
       const w = await createWorld({ mode });
       const body = eventA('transaction.completed');
