@@ -18,7 +18,15 @@ export function machineFingerprint(productId: string, rawMachineId: string): str
   return toHex(sha256(utf8Encode(`svc:${productId}:${rawMachineId}`)));
 }
 
-/** True for a well-formed fingerprint: exactly 64 lowercase hex characters. */
+/**
+ * True for a well-formed fingerprint: exactly 64 lowercase hex characters.
+ *
+ * @example
+ * ```ts
+ * isFingerprint(machineFingerprint('prd_1', 'm')); // true
+ * isFingerprint('ABC'); // false
+ * ```
+ */
 export function isFingerprint(value: unknown): value is string {
   return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
 }

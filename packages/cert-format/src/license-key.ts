@@ -5,11 +5,31 @@ import { toHex, utf8Encode } from './_internal/utf8.js';
 /**
  * The 30 characters of generated license-key groups: digits 2–9 and the uppercase letters without
  * I, L, O and U, so no two characters are easily confused (0/O, 1/I/L) when read out or typed.
+ *
+ * @example
+ * ```ts
+ * LICENSE_KEY_ALPHABET.length; // 30
+ * ```
  */
 export const LICENSE_KEY_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-/** Number of groups and characters per group after the product's `keyPrefix`. */
+/**
+ * Number of groups after the product's `keyPrefix`.
+ *
+ * @example
+ * ```ts
+ * generateLicenseKey('').split('-').length === LICENSE_KEY_GROUPS; // true
+ * ```
+ */
 export const LICENSE_KEY_GROUPS = 4;
+/**
+ * Characters per group.
+ *
+ * @example
+ * ```ts
+ * generateLicenseKey('').split('-')[0].length === LICENSE_KEY_GROUP_LENGTH; // true
+ * ```
+ */
 export const LICENSE_KEY_GROUP_LENGTH = 5;
 
 const SIZE = LICENSE_KEY_ALPHABET.length; // 30

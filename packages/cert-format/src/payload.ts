@@ -3,10 +3,24 @@ import { isLicenseStatus, type LicenseStatus } from './status.js';
 import { base64urlEncode } from './base64url.js';
 import { utf8Encode } from './_internal/utf8.js';
 
-/** The text every CRT1 certificate starts with, including the dot. */
+/**
+ * The text every CRT1 certificate starts with, including the dot.
+ *
+ * @example
+ * ```ts
+ * text.startsWith(CERTIFICATE_PREFIX); // true for a CRT1 certificate
+ * ```
+ */
 export const CERTIFICATE_PREFIX = 'CRT1.';
 
-/** Seconds after `issuedAt` at which a client should refresh its certificate (one day). */
+/**
+ * Seconds after `issuedAt` at which a client should refresh its certificate (one day).
+ *
+ * @example
+ * ```ts
+ * const refreshAfter = issuedAt + REFRESH_INTERVAL_SECONDS;
+ * ```
+ */
 export const REFRESH_INTERVAL_SECONDS = 86_400;
 
 /**
@@ -83,7 +97,14 @@ export function certificateTimes(input: CertificateTimesInput): { refreshAfter: 
   return { refreshAfter: issuedAt + REFRESH_INTERVAL_SECONDS, expiresAt };
 }
 
-/** Throws `invalid_payload` unless `payload` has the 16 fields with the spec's types. */
+/**
+ * Throws `CertFormatError` (`invalid_payload`) unless `payload` has the 16 fields with the spec's types.
+ *
+ * @example
+ * ```ts
+ * assertCertificatePayload(JSON.parse(json)); // now typed as CertificatePayload
+ * ```
+ */
 export function assertCertificatePayload(payload: unknown): asserts payload is CertificatePayload {
   const fail = (field: string, expected: string): never => {
     throw new CertFormatError('invalid_payload', `payload.${field} must be ${expected}`);

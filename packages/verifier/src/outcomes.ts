@@ -1,6 +1,11 @@
 /**
  * The spec's certificate verification outcomes, in the order their rules are applied
  * (`valid` first; `malformed` comes from rules 1 and 3).
+ *
+ * @example
+ * ```ts
+ * VERIFICATION_OUTCOMES.includes(result.outcome); // always true
+ * ```
  */
 export const VERIFICATION_OUTCOMES = [
   'valid',
@@ -17,5 +22,12 @@ export const VERIFICATION_OUTCOMES = [
 /** One of the nine verification outcomes. */
 export type VerificationOutcome = (typeof VERIFICATION_OUTCOMES)[number];
 
-/** Clock rollback tolerance of the spec: 86,400 seconds. */
+/**
+ * Clock rollback tolerance of the spec: 86,400 seconds.
+ *
+ * @example
+ * ```ts
+ * const tampered = now < highestIssuedAt - CLOCK_ROLLBACK_TOLERANCE_SECONDS;
+ * ```
+ */
 export const CLOCK_ROLLBACK_TOLERANCE_SECONDS = 86_400;
