@@ -50,7 +50,7 @@ for (const c of file.cases) {
       fingerprint: c.fingerprint ?? file.fingerprint,
       appMajor: c.appMajor,
       now: c.now,
-      highestIssuedAt: c.highestIssuedAt,
+      highestIssuedAt: c.highestIssuedAt ?? null,
       backend,
     });
     got = result.outcome;

@@ -28,10 +28,11 @@ export function checkVectorFile(doc) {
       const at = `cases[${i}]`;
       if (!isObject(c)) return problems.push(`${at} must be an object`);
       need(typeof c.name === 'string', `${at}.name must be a string`);
-      need(typeof c.certificate === 'string', `${at}.certificate must be a string`);
+      need('certificate' in c, `${at}.certificate is missing`);
       need(Number.isFinite(c.now), `${at}.now must be a number (Unix seconds)`);
       need(Number.isInteger(c.appMajor) && c.appMajor >= 0, `${at}.appMajor must be a non-negative integer`);
-      need(c.highestIssuedAt === null || Number.isFinite(c.highestIssuedAt), `${at}.highestIssuedAt must be a number or null`);
+      // Absent is read as null (no stored value), so files that only give it for the rollback case fit.
+      need(c.highestIssuedAt == null || Number.isFinite(c.highestIssuedAt), `${at}.highestIssuedAt must be a number or null`);
       need(OUTCOMES.includes(c.expected), `${at}.expected must be one of ${OUTCOMES.join(', ')}`);
       need(c.product === undefined || typeof c.product === 'string', `${at}.product must be a string when present`);
       need(c.fingerprint === undefined || typeof c.fingerprint === 'string', `${at}.fingerprint must be a string when present`);
