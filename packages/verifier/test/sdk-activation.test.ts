@@ -52,6 +52,21 @@ describe('SDK against the reference server: activation and refresh', () => {
     expect(server.clientCalls('validate')).toBe(1);
   });
 
+  it('runs calls on one client one at a time: concurrent checks after refreshAfter make a single refresh', async () => {
+    const server = await startServer();
+    const licensed = await server.license();
+    const laptop = app(server, licensed, 'machine-laptop');
+    await laptop.client.activate(licensed.key);
+    advanceAll(server, [laptop], DAY_MS);
+    const results = await Promise.all([laptop.client.check(), laptop.client.check(), laptop.client.check()]);
+    expect(results.map((r) => [r.valid, r.offline])).toEqual([
+      [true, false],
+      [true, true],
+      [true, true],
+    ]);
+    expect(server.clientCalls('validate')).toBe(1);
+  });
+
   it('validate() refreshes at once, whatever refreshAfter says', async () => {
     const server = await startServer();
     const licensed = await server.license();
