@@ -8,6 +8,7 @@ import {
   cryptoRandom,
   DEFAULT_SERVICE_PLANS,
   type ServicePlanTable,
+  type Store,
 } from '@svc-licensing/license-engine';
 import { signProviderA, signProviderB } from '@svc-licensing/provider-webhooks';
 import { createApp, listen } from '../../src/index.js';
@@ -74,6 +75,8 @@ export interface WorldOptions {
   defaultLocale?: 'en' | 'fr';
   /** Save the webhook secrets when creating the integrations (default true). */
   secrets?: boolean;
+  /** The engine's store (default: a fresh memory store). The caller closes it. */
+  store?: Store;
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -94,7 +97,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     advance: (ms: number) => void (time += ms),
   };
   const engine = createLicenseEngine({
-    store: createMemoryStore(),
+    store: options.store ?? createMemoryStore(),
     clock,
     random: cryptoRandom,
     ids: createIdGenerator({ clock, random: cryptoRandom }),

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SERVICE_PLANS } from '@svc-licensing/license-engine';
+import { createMySqlStore, type MySqlStore } from '../src/stores/mysql/index.js';
+import { createTestDatabase, type TestDatabase } from './support/mysql-database.js';
+import { createWorld, eventA } from './support/payment-world.js';
+
+// The same deliveries as the memory-store tests, against MariaDB, where concurrent transactions
+// really interleave (row locks, gap locks, deadlock retries).
+let db: TestDatabase;
+let store: MySqlStore;
+beforeAll(async () => {
+  db = await createTestDatabase('webhooks');
+  store = createMySqlStore(db.url, { poolSize: 8 });
+  await store.ready();
+});
+afterAll(async () => {
+  await store?.close();
+  await db?.drop();
+});
+
+describe('concurrent webhook deliveries on MariaDB', () => {
+  it('one event delivered eight times at once: one license, one e-mail, seven duplicates', async () => {
+    const w = await createWorld({ store });
+    await w.deliver('provider_a', 'customer.created');
+    const answers = await Promise.all(Array.from({ length: 8 }, () => w.deliver('provider_a', 'transaction.completed.subscription')));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(answers.filter((a) => a.body.result === 'processed')).toHaveLength(1);
+    expect(answers.filter((a) => a.body.result === 'duplicate')).toHaveLength(7);
+    const licenses = (await w.licenses()).filter((l) => l.product === w.productId);
+    expect(licenses).toHaveLength(1);
+    await w.smtp.waitFor(1);
+    expect(w.smtp.messages).toHaveLength(1);
+  });
+
+  it('status events delivered at once end in the newest one’s status', async () => {
+    const w = await createWorld({ store });
+    await w.deliver('provider_a', 'customer.created');
+    await w.deliver('provider_a', 'transaction.completed.subscription');
+    w.clock.set('2024-05-12T11:00:00Z');
+    const events = ['subscription.past_due', 'subscription.canceled', 'subscription.paused'].map((name) => eventA(name));
+    // paused (10:44:16) is the newest of the three.
+    await Promise.all(events.map((body) => w.deliver('provider_a', body)));
+    const [license] = await w.licenses();
+    expect(license.status).toBe('suspended');
+  });
+
+  it('new licenses racing for the last e-mail of the hour: exactly one wins, the others get 429 and change nothing', async () => {
+    const w = await createWorld({
+      store,
+      servicePlan: 'one',
+      servicePlans: { ...DEFAULT_SERVICE_PLANS, one: { productLimit: null, licenseLimit: null, keyEmailsPerHour: 1 } },
+    });
+    await w.deliver('provider_a', 'customer.created');
+    const orders = Array.from({ length: 4 }, (_, i) => {
+      const body = eventA('transaction.completed', { eventId: `evt_race_${i}` });
+      body.data.id = `txn_race_${i}`;
+      return body;
+    });
+    const answers = await Promise.all(orders.map((body) => w.deliver('provider_a', body)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(3);
+    expect(await w.licenses()).toHaveLength(1);
+    await w.smtp.waitFor(1);
+    expect(w.smtp.messages).toHaveLength(1);
+  });
+});
