@@ -4,7 +4,32 @@ import { StoreConflictError, storeSchema } from './store.js';
 import { decodeCursor, encodeCursor, matchesSearch, matchesWhere } from './_internal/store-query.js';
 
 type Row = Record<string, unknown> & { id: string };
-type Table = Map<string, Row>;
+
+/** Committed records of one collection, with an equality index per indexed or unique field. */
+interface Table {
+  rows: Map<string, Row>;
+  index: Map<string, Map<unknown, Set<string>>>;
+}
+
+function createTable(collection: Collection): Table {
+  const schema = storeSchema[collection];
+  const fields = new Set<string>([...schema.indexed, ...schema.unique.flat()]);
+  return { rows: new Map(), index: new Map([...fields].map((f) => [f, new Map()])) };
+}
+
+function indexRow(table: Table, row: Row, add: boolean): void {
+  for (const [field, byValue] of table.index) {
+    const value = row[field];
+    let ids = byValue.get(value);
+    if (add) {
+      if (!ids) byValue.set(value, (ids = new Set()));
+      ids.add(row.id);
+    } else if (ids) {
+      ids.delete(row.id);
+      if (ids.size === 0) byValue.delete(value);
+    }
+  }
+}
 
 /**
  * Creates an in-memory store: the reference adapter of the store port, for tests and for
@@ -30,7 +55,7 @@ export function createMemoryStore(): Store {
   const table = (collection: Collection): Table => {
     let rows = tables.get(collection);
     if (!rows) {
-      rows = new Map();
+      rows = createTable(collection);
       tables.set(collection, rows);
     }
     return rows;
@@ -43,10 +68,15 @@ export function createMemoryStore(): Store {
     const tx = createTx(table, overlay);
     const result = await work(tx);
     for (const [collection, writes] of overlay) {
-      const rows = table(collection);
+      const committed = table(collection);
       for (const [id, row] of writes) {
-        if (row === null) rows.delete(id);
-        else rows.set(id, row);
+        const old = committed.rows.get(id);
+        if (old) indexRow(committed, old, false);
+        if (row === null) committed.rows.delete(id);
+        else {
+          committed.rows.set(id, row);
+          indexRow(committed, row, true);
+        }
       }
     }
     return result;
@@ -75,24 +105,35 @@ function createTx(table: (c: Collection) => Table, overlay: Map<Collection, Map<
     return w;
   };
 
-  const visible = (collection: Collection): Row[] => {
+  /** Records matching `where` as this transaction sees them, oldest first; narrowed by an index when it can. */
+  const visible = (collection: Collection, where: object = {}): Row[] => {
+    const committed = table(collection);
     const w = overlay.get(collection);
+    // The most selective index among the filtered fields narrows the scan.
+    let best: Set<string> | null = null;
+    for (const [field, value] of Object.entries(where)) {
+      const byValue = value === undefined ? undefined : committed.index.get(field);
+      if (!byValue) continue;
+      const ids = byValue.get(value) ?? new Set<string>();
+      if (best === null || ids.size < best.size) best = ids;
+    }
+    const candidates: Iterable<Row> = best === null ? committed.rows.values() : [...best].map((id) => committed.rows.get(id)!);
     const rows: Row[] = [];
-    for (const [id, row] of table(collection)) if (!w?.has(id)) rows.push(row);
-    if (w) for (const row of w.values()) if (row !== null) rows.push(row);
+    for (const row of candidates) if (!w?.has(row.id) && matchesWhere(row, where)) rows.push(row);
+    if (w) for (const row of w.values()) if (row !== null && matchesWhere(row, where)) rows.push(row);
     return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   };
 
   const read = (collection: Collection, id: string): Row | null => {
     const w = overlay.get(collection);
     if (w?.has(id)) return w.get(id) ?? null;
-    return table(collection).get(id) ?? null;
+    return table(collection).rows.get(id) ?? null;
   };
 
   const checkUnique = (collection: Collection, row: Row) => {
     for (const key of storeSchema[collection].unique) {
-      const clash = visible(collection).find((other) => other.id !== row.id && key.every((f) => other[f] === row[f]));
-      if (clash) throw new StoreConflictError(collection, key.join(','));
+      const where = Object.fromEntries(key.map((f) => [f, row[f]]));
+      if (visible(collection, where).some((other) => other.id !== row.id)) throw new StoreConflictError(collection, key.join(','));
     }
   };
 
@@ -104,22 +145,18 @@ function createTx(table: (c: Collection) => Table, overlay: Map<Collection, Map<
       return row ? (copy(row) as unknown as RecordMap[C]) : null;
     },
     async findOne<C extends Collection>(collection: C, where: Where<C>) {
-      const row = visible(collection).find((r) => matchesWhere(r, where));
+      const row = visible(collection, where)[0];
       return row ? (copy(row) as unknown as RecordMap[C]) : null;
     },
     async findMany<C extends Collection>(collection: C, where: Where<C>) {
-      return visible(collection)
-        .filter((r) => matchesWhere(r, where))
-        .map((r) => copy(r) as unknown as RecordMap[C]);
+      return visible(collection, where).map((r) => copy(r) as unknown as RecordMap[C]);
     },
     async count<C extends Collection>(collection: C, where: Where<C>) {
-      return visible(collection).filter((r) => matchesWhere(r, where)).length;
+      return visible(collection, where).length;
     },
     async page<C extends Collection>(collection: C, query: PageQuery<C>): Promise<Page<RecordMap[C]>> {
       const after = query.cursor ? decodeCursor(query.cursor) : null;
-      let rows = visible(collection).filter(
-        (r) => matchesWhere(r, query.where ?? {}) && (!query.search || matchesSearch(r, query.search)),
-      );
+      let rows = visible(collection, query.where ?? {}).filter((r) => !query.search || matchesSearch(r, query.search));
       if (query.order === 'desc') rows.reverse();
       if (after !== null) rows = rows.filter((r) => (query.order === 'desc' ? r.id < after : r.id > after));
       const data = rows.slice(0, query.limit);
