@@ -11,7 +11,14 @@ import { asObject, invalid, requireEmail, requireString } from './_internal/vali
 import type { AccountView, ApiKeyCreatedView, BillingView, UsageView } from './views.js';
 import { accountView } from './views.js';
 
-/** Days a closed account can be reopened, and its activated machines keep validating. */
+/**
+ * Days a closed account can be reopened, and its activated machines keep validating.
+ *
+ * @example
+ * ```ts
+ * const reopenUntil = Date.parse(account.closedAt!) + CLOSURE_DAYS * 86_400_000;
+ * ```
+ */
 export const CLOSURE_DAYS = 30;
 
 export async function loadAccount(tx: StoreTx, accountId: string, lock = false): Promise<AccountRecord> {

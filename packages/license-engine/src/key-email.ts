@@ -7,7 +7,14 @@ import { owned, servicePlanOf, transact } from './_internal/context.js';
 import { spendHourlyBudget } from './_internal/budget.js';
 import { timestampMs, toTimestamp } from './_internal/time.js';
 
-/** How long a key e-mail reservation holds when its sender never releases it. */
+/**
+ * How long a key e-mail reservation holds when its sender never releases it.
+ *
+ * @example
+ * ```ts
+ * KEY_EMAIL_RESERVATION_MS; // 60000
+ * ```
+ */
 export const KEY_EMAIL_RESERVATION_MS = 60_000;
 
 /** Everything the host needs to e-mail a license key. */

@@ -10,7 +10,14 @@ import { planView } from './views.js';
 const CODE = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 const KINDS: readonly PlanKind[] = ['subscription', 'perpetual', 'trial'];
 
-/** Plan defaults of the spec; non-trial plans get trialDays 0 (docs/decisions.md). */
+/**
+ * Plan defaults of the spec; non-trial plans get trialDays 0 (docs/decisions.md).
+ *
+ * @example
+ * ```ts
+ * PLAN_DEFAULTS.trialDays; // 14
+ * ```
+ */
 export const PLAN_DEFAULTS = { maxActivations: 1, trialDays: 14 } as const;
 
 export interface CreatePlanInput {

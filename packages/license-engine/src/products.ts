@@ -8,7 +8,14 @@ import { asObject, cursorOf, invalid, requireInt, requireString } from './_inter
 import type { ListView, ProductView } from './views.js';
 import { productView } from './views.js';
 
-/** Defaults where the spec leaves product fields optional (docs/decisions.md). */
+/**
+ * Defaults where the spec leaves product fields optional (docs/decisions.md).
+ *
+ * @example
+ * ```ts
+ * PRODUCT_DEFAULTS.offlineDays; // 7
+ * ```
+ */
 export const PRODUCT_DEFAULTS = { graceDays: 3, offlineDays: 7 } as const;
 
 const KEY_PREFIX = /^[A-Z0-9][A-Z0-9-]{0,15}$/;

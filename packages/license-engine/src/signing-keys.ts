@@ -112,7 +112,14 @@ export interface SigningKeyExport {
   }>;
 }
 
-/** Export budget per account and hour (spec Limits). */
+/**
+ * Export budget per account and hour (spec Limits); the 11th export within an hour is `rate_limited`.
+ *
+ * @example
+ * ```ts
+ * EXPORTS_PER_HOUR; // 10
+ * ```
+ */
 export const EXPORTS_PER_HOUR = 10;
 
 /** Exports every key of the product with its private key; audited; 10 per hour per account. */
