@@ -2,6 +2,7 @@ import { storeSchema } from '@svc-licensing/license-engine';
 import type { Collection } from '@svc-licensing/license-engine';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createMySqlStore, migrate } from '../src/stores/mysql/index.js';
+import { migrations } from '../src/stores/mysql/migrations.js';
 import { createTestDatabase, mysqlServerUrl } from './support/mysql-database.js';
 import type { TestDatabase } from './support/mysql-database.js';
 
@@ -15,12 +16,14 @@ afterEach(async () => {
   for (const db of databases.splice(0)) await db.drop();
 });
 
+const versions = migrations.map((m) => m.version);
+const latest = Math.max(...versions);
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 describe('migrate', () => {
   test('creates a table per collection with a column for every field the engine filters on', async () => {
     const db = await fresh();
-    expect(await migrate(db.url)).toEqual({ applied: [1], version: 1 });
+    expect(await migrate(db.url)).toEqual({ applied: versions, version: latest });
     const columns = await db.admin<{ t: string; c: string }[]>(
       'SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ?',
       [db.name],
@@ -72,22 +75,22 @@ describe('migrate', () => {
     const db = await fresh();
     await migrate(db.url);
     await db.admin(`INSERT INTO \`${db.name}\`.accounts (id, doc) VALUES ('acc_1', '{"id":"acc_1"}')`);
-    expect(await migrate(db.url)).toEqual({ applied: [], version: 1 });
+    expect(await migrate(db.url)).toEqual({ applied: [], version: latest });
     expect(await db.admin<{ n: number }[]>(`SELECT COUNT(*) AS n FROM \`${db.name}\`.accounts`)).toEqual([{ n: 1 }]);
   });
 
   test('instances migrating at once take turns: every version is recorded once', async () => {
     const db = await fresh();
     const results = await Promise.all([migrate(db.url), migrate(db.url), migrate(db.url)]);
-    expect(results.flatMap((r) => r.applied)).toEqual([1]);
-    expect(await db.admin(`SELECT version FROM \`${db.name}\`.schema_migrations`)).toEqual([{ version: 1 }]);
+    expect(results.flatMap((r) => r.applied)).toEqual(versions);
+    expect(await db.admin(`SELECT version FROM \`${db.name}\`.schema_migrations ORDER BY version`)).toEqual(versions.map((version) => ({ version })));
   });
 
   test('creates the database named in the URL when it is missing', async () => {
     const db = await fresh();
     await db.admin(`DROP DATABASE \`${db.name}\``);
     await migrate(db.url);
-    expect(await db.admin(`SELECT COUNT(*) AS n FROM \`${db.name}\`.schema_migrations`)).toEqual([{ n: 1 }]);
+    expect(await db.admin(`SELECT COUNT(*) AS n FROM \`${db.name}\`.schema_migrations`)).toEqual([{ n: versions.length }]);
   });
 
   test('a store started with migrate: false refuses a database that was never migrated', async () => {
@@ -107,7 +110,7 @@ describe('migrate', () => {
     const store = createMySqlStore(db.url, { poolSize: 1 });
     try {
       await store.transaction((tx) => tx.insert('accounts', { id: 'acc_1' } as never));
-      expect(await db.admin(`SELECT version FROM \`${db.name}\`.schema_migrations`)).toEqual([{ version: 1 }]);
+      expect(await db.admin(`SELECT MAX(version) AS v FROM \`${db.name}\`.schema_migrations`)).toEqual([{ v: latest }]);
     } finally {
       await store.close();
     }
@@ -115,5 +118,19 @@ describe('migrate', () => {
 
   test('a URL without a database name is refused with a clear error', () => {
     expect(() => createMySqlStore(mysqlServerUrl)).toThrow(/names no database/);
+  });
+
+  test('store options in the URL query string are read, and a bad one is refused', async () => {
+    const db = await fresh();
+    const store = createMySqlStore(`${db.url}?poolSize=2&queryTimeoutMs=4000`);
+    try {
+      // Five parallel units on a pool of two: all complete, and at most two connections were opened.
+      await Promise.all(Array.from({ length: 5 }, (_, i) => store.transaction((tx) => tx.insert('counters', { id: `c${i}`, accountId: 'a', count: 1, expiresAt: 'x' }))));
+      const [{ n }] = await db.admin<[{ n: number }]>('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID()', [db.name]);
+      expect(n).toBeLessThanOrEqual(2);
+    } finally {
+      await store.close();
+    }
+    expect(() => createMySqlStore(`${db.url}?poolSize=many`)).toThrow(/poolSize in the database URL must be a whole number/);
   });
 });

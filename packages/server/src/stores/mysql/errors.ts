@@ -6,8 +6,10 @@ export type MySqlStoreErrorCode =
   | 'store_timeout'
   /** Deadlocks or lock-wait timeouts persisted through every retry. */
   | 'store_busy'
-  /** The schema is missing or newer than this code, or migration failed. */
-  | 'store_schema';
+  /** The schema is missing or older than this code, or migration failed. */
+  | 'store_schema'
+  /** A bad URL or option. */
+  | 'store_config';
 
 /**
  * Thrown by the MySQL store when the database cannot do the work (it is down, slow or too

@@ -3,6 +3,7 @@ import { createConnection, escapeId } from 'mysql2/promise';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { MySqlStoreError, connectionFailure, isServerError } from './errors.js';
 import { migrations } from './migrations.js';
+import { splitStoreUrl } from './url-options.js';
 
 /** Options of {@link migrate}. */
 export interface MigrateOptions {
@@ -51,7 +52,8 @@ export function redact(url: string): string {
  * console.log(`schema at version ${version}; applied ${applied.join(', ') || 'nothing'}`);
  * ```
  */
-export async function migrate(url: string, options: MigrateOptions = {}): Promise<MigrateResult> {
+export async function migrate(databaseUrl: string, options: MigrateOptions = {}): Promise<MigrateResult> {
+  const { url } = splitStoreUrl(databaseUrl);
   const database = databaseName(url);
   const connectTimeout = options.connectTimeoutMs ?? 5000;
   const connect = async (withDatabase: boolean): Promise<Connection> => {

@@ -173,5 +173,19 @@ const initial: Migration = {
   ],
 };
 
+const rateLimits: Migration = {
+  version: 2,
+  name: 'rate-limit windows shared by every server instance',
+  statements: [
+    'CREATE TABLE IF NOT EXISTS `rate_limits` (\n' +
+      '  `bucket` VARCHAR(191) NOT NULL,\n' +
+      '  `count` BIGINT NOT NULL,\n' +
+      '  `reset_at` BIGINT NOT NULL,\n' +
+      '  PRIMARY KEY (`bucket`),\n' +
+      '  KEY `ix_rate_limits_reset_at` (`reset_at`)\n' +
+      `) ${TABLE_OPTIONS}`,
+  ],
+};
+
 /** Every migration, oldest first. */
-export const migrations: readonly Migration[] = [initial];
+export const migrations: readonly Migration[] = [initial, rateLimits];

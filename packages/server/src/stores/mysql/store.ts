@@ -4,9 +4,13 @@ import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/prom
 import { MySqlStoreError, connectionFailure, isRetryable, isServerError } from './errors.js';
 import { databaseName, latestVersion, migrate } from './migrate.js';
 import { createTx } from './tx.js';
-import type { Run } from './tx.js';
+import { splitStoreUrl } from './url-options.js';
+import type { Run, SqlValue } from './tx.js';
 
-/** Options of {@link createMySqlStore}. Every one has a default fit for one server process. */
+/**
+ * Options of {@link createMySqlStore}. Every one has a default fit for one server process; the
+ * numeric ones may also be given in the URL's query string (`?poolSize=20&queryTimeoutMs=5000`).
+ */
 export interface MySqlStoreOptions {
   /** Most connections open at once. Default 10. */
   poolSize?: number;
@@ -40,6 +44,17 @@ interface VersionRow extends RowDataPacket {
 
 const ER_NO_SUCH_TABLE = 1146;
 
+/** Runs raw statements as one unit of work (with the store's retries). Internal. */
+export type RawUnit = <T>(work: (run: Run) => Promise<T>) => Promise<T>;
+const rawUnits = new WeakMap<MySqlStore, RawUnit>();
+
+/** The raw unit-of-work runner of a store made by {@link createMySqlStore}. Internal. */
+export function rawUnitOf(store: MySqlStore): RawUnit {
+  const unit = rawUnits.get(store);
+  if (!unit) throw new TypeError('not a store made by createMySqlStore');
+  return unit;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -58,7 +73,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * await store.close();
  * ```
  */
-export function createMySqlStore(url: string, options: MySqlStoreOptions = {}): MySqlStore {
+export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOptions = {}): MySqlStore {
+  const { url, options: fromUrl } = splitStoreUrl(databaseUrl);
+  const options: MySqlStoreOptions = { ...fromUrl, ...storeOptions };
   databaseName(url);
   const connectTimeout = options.connectTimeoutMs ?? 5000;
   const queryTimeout = options.queryTimeoutMs ?? 10_000;
@@ -164,7 +181,7 @@ export function createMySqlStore(url: string, options: MySqlStoreOptions = {}): 
   }
 
   /** One attempt at `work` in one database transaction. */
-  async function attempt<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+  async function attempt<T>(work: (run: Run) => Promise<T>): Promise<T> {
     const { connection, reused } = await acquireTracked();
     // Set when the server rolled the transaction back (deadlock) or the connection broke:
     // nothing more may run in this attempt, even if `work` swallowed the error.
@@ -182,10 +199,10 @@ export function createMySqlStore(url: string, options: MySqlStoreOptions = {}): 
         throw failure;
       }
     };
-    const run: Run = async <R extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly (string | null)[]) => {
+    const run: Run = async <R extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[]) => {
       if (doomed) throw doomed;
       try {
-        const [rows] = await connection.execute<R>({ sql, values: values as (string | null)[], timeout: queryTimeout });
+        const [rows] = await connection.execute<R>({ sql, values: [...values], timeout: queryTimeout });
         return rows;
       } catch (error) {
         if (isRetryable(error)) doomed = error;
@@ -197,7 +214,7 @@ export function createMySqlStore(url: string, options: MySqlStoreOptions = {}): 
     };
     try {
       await control('START TRANSACTION');
-      const result = await work(createTx(run));
+      const result = await work(run);
       if (doomed) throw doomed;
       await control('COMMIT');
       return result;
@@ -215,28 +232,10 @@ export function createMySqlStore(url: string, options: MySqlStoreOptions = {}): 
     }
   }
 
-  return {
+  const store: MySqlStore = {
     ready,
-    async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
-      if (closed) throw new Error('store is closed');
-      await ready();
-      let staleRetries = 0;
-      for (let retry = 0; ; retry++) {
-        try {
-          return await attempt(work);
-        } catch (error) {
-          // Each pooled connection may be stale once; a fresh connection failing is final.
-          if (typeof error === 'object' && error !== null && stale.has(error) && staleRetries++ <= poolSize) {
-            retry--;
-            continue;
-          }
-          if (!isRetryable(error)) throw error;
-          if (retry >= maxRetries) {
-            throw new MySqlStoreError('store_busy', `mysql store: transaction still conflicting after ${maxRetries} retries`, { cause: error });
-          }
-          await sleep(Math.random() * Math.min(250, 10 * 2 ** retry));
-        }
-      }
+    transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+      return unit((run) => work(createTx(run)));
     },
     async close() {
       if (closed) return;
@@ -244,4 +243,29 @@ export function createMySqlStore(url: string, options: MySqlStoreOptions = {}): 
       await pool.end();
     },
   };
+  rawUnits.set(store, unit);
+  return store;
+
+  /** Runs `work` in a transaction, again after a deadlock or lock-wait timeout (bounded). */
+  async function unit<T>(work: (run: Run) => Promise<T>): Promise<T> {
+    if (closed) throw new Error('store is closed');
+    await ready();
+    let staleRetries = 0;
+    for (let retry = 0; ; retry++) {
+      try {
+        return await attempt(work);
+      } catch (error) {
+        // Each pooled connection may be stale once; a fresh connection failing is final.
+        if (typeof error === 'object' && error !== null && stale.has(error) && staleRetries++ <= poolSize) {
+          retry--;
+          continue;
+        }
+        if (!isRetryable(error)) throw error;
+        if (retry >= maxRetries) {
+          throw new MySqlStoreError('store_busy', `mysql store: transaction still conflicting after ${maxRetries} retries`, { cause: error });
+        }
+        await sleep(Math.random() * Math.min(250, 10 * 2 ** retry));
+      }
+    }
+  }
 }

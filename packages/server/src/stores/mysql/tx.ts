@@ -7,8 +7,8 @@ import { tables } from './schema.js';
 /** Runs one statement with `?` placeholders on the transaction's connection. */
 export type Run = <T extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[]) => Promise<T>;
 
-/** What a placeholder binds: column values are strings or NULL. */
-export type SqlValue = string | null;
+/** What a placeholder binds: column values are strings or NULL; numbers only in raw units. */
+export type SqlValue = string | number | null;
 
 interface DocRow extends RowDataPacket {
   doc: string;

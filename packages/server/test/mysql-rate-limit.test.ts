@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createMySqlRateLimitStore, createMySqlStore } from '../src/stores/mysql/index.js';
+import type { MySqlStore } from '../src/stores/mysql/index.js';
+import { createTestDatabase } from './support/mysql-database.js';
+import type { TestDatabase } from './support/mysql-database.js';
+
+// Two stores on one database stand for two server instances.
+let db: TestDatabase;
+let first: MySqlStore;
+let second: MySqlStore;
+beforeAll(async () => {
+  db = await createTestDatabase('ratelimit');
+  first = createMySqlStore(db.url, { poolSize: 4 });
+  second = createMySqlStore(db.url, { poolSize: 4 });
+  await first.ready();
+  await second.ready();
+});
+afterAll(async () => {
+  await Promise.all([first.close(), second.close()]);
+  await db.drop();
+});
+
+const HOUR = 3_600_000;
+
+describe('mysql rate-limit store', () => {
+  test('counts calls in a window that starts at the first call, and starts a new window once it ended', async () => {
+    const limits = createMySqlRateLimitStore(first);
+    const t0 = 1_900_000_000_000;
+    expect(await limits.hit('ip:1', HOUR, t0)).toEqual({ count: 1, resetAt: t0 + HOUR });
+    expect(await limits.hit('ip:1', HOUR, t0 + 1000)).toEqual({ count: 2, resetAt: t0 + HOUR });
+    expect(await limits.hit('ip:2', HOUR, t0 + 1000)).toEqual({ count: 1, resetAt: t0 + 1000 + HOUR });
+    expect(await limits.hit('ip:1', HOUR, t0 + HOUR)).toEqual({ count: 1, resetAt: t0 + 2 * HOUR });
+  });
+
+  test('instances share one budget: 40 concurrent calls from two instances each get their own count', async () => {
+    const a = createMySqlRateLimitStore(first);
+    const b = createMySqlRateLimitStore(second);
+    const now = 1_900_000_000_000;
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).hit('key:shared', HOUR, now)));
+    expect(results.map((r) => r.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(new Set(results.map((r) => r.resetAt))).toEqual(new Set([now + HOUR]));
+    expect((await a.hit('key:shared', HOUR, now)).count).toBe(41);
+  });
+});
