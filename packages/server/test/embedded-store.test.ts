@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, readdir, rm, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -122,29 +122,51 @@ describe('embedded store on a data folder', () => {
     await expect(openEmbeddedStore(copy)).rejects.toThrow(/damaged at line 1/);
   });
 
-  it('recovers a record file cut short during a checkpoint from the journal', async () => {
+  it('falls back to the previous snapshot and the journal when a newer snapshot was cut short', async () => {
     const dir = await tempDir();
     const store = await open(dir);
     await store.transaction(bump('c'));
     await store.checkpoint();
     await store.transaction(bump('c'));
     const copy = await crashCopy(dir);
-    await writeFile(join(copy, 'records', 'counters', 'c'), '{"id":"c","acc'); // the fs driver writes in place
+    // A checkpoint killed mid-way: generation 2 has a part and a manifest cut short.
+    await mkdir(join(copy, 'records', 'snapshots', '000000000002'), { recursive: true });
+    await writeFile(join(copy, 'records', 'snapshots', '000000000002', 'counters-0'), '[{"id":"c","acc');
+    await writeFile(join(copy, 'records', 'snapshots', '000000000002', 'manifest'), '{"v":1,"gen":2,"segm');
     const recovered = await open(copy);
     expect(await recovered.transaction((tx) => tx.get('counters', 'c'))).toMatchObject({ count: 2 });
   });
 
-  it('checkpoints into one record file per record and drops the covered journal', async () => {
+  it('refuses to open when a journal segment after the snapshot is missing', async () => {
+    const dir = await tempDir();
+    const store = await open(dir);
+    await store.transaction(bump('c'));
+    await store.checkpoint();
+    await store.transaction(bump('c'));
+    await store.checkpoint();
+    await store.transaction(bump('c'));
+    const copy = await crashCopy(dir);
+    await rm(join(copy, 'records', 'snapshots', (await readdir(join(copy, 'records', 'snapshots')))[0]!), { recursive: true });
+    await writeFile(join(copy, 'records', 'snapshots', 'stale'), ''); // unrelated file: ignored
+    const gens = await readdir(join(copy, 'records', 'snapshots'));
+    expect(gens).toEqual(['stale']); // the only complete snapshot is gone, segment 1 was deleted with it
+    await expect(openEmbeddedStore(copy)).rejects.toThrow(/000000000001\.log is missing/);
+  });
+
+  it('checkpoints into a snapshot, keeps one generation and drops the covered journal', async () => {
     const dir = await tempDir();
     const store = await open(dir);
     await store.transaction(bump('c'));
     await store.transaction(async (tx) => tx.insert('counters', counter('gone', 1)));
     await store.transaction(async (tx) => tx.delete('counters', 'gone'));
     await store.checkpoint();
-    expect(JSON.parse(await readFile(join(dir, 'records', 'counters', 'c'), 'utf8'))).toEqual(counter('c', 1));
-    expect(await readdir(join(dir, 'records', 'counters'))).toEqual(['c']);
+    await store.transaction(bump('c'));
+    await store.checkpoint();
+    expect(await readdir(join(dir, 'records', 'snapshots'))).toEqual(['000000000002']);
+    const part = JSON.parse(await readFile(join(dir, 'records', 'snapshots', '000000000002', 'counters-0'), 'utf8')) as unknown;
+    expect(part).toEqual([counter('c', 2)]);
     const segments = await readdir(join(dir, 'journal'));
-    expect(segments).toHaveLength(1);
+    expect(segments).toEqual(['000000000003.log']);
     expect(await readFile(join(dir, 'journal', segments[0]!), 'utf8')).toBe('');
   });
 
@@ -165,7 +187,7 @@ describe('embedded store on the unstorage memory driver', () => {
     await store.transaction(bump('c'));
     await store.transaction(bump('c'));
     await store.close();
-    expect(await storage.getKeys()).toEqual(['counters:c']);
+    expect(await storage.getKeys()).toEqual(['snapshots:000000000001:counters-0', 'snapshots:000000000001:manifest']);
     const again = await createEmbeddedStore({ storage });
     stores.push(again);
     expect(await again.transaction((tx) => tx.get('counters', 'c'))).toMatchObject({ count: 2 });

@@ -11,16 +11,17 @@ export type { EmbeddedStore, EmbeddedStorageOptions } from './store.js';
 
 /** Options of `openEmbeddedStore`. */
 export interface EmbeddedDataDirOptions {
-  /** Checkpoint at least this often while there are changes (default 30 s). */
-  checkpointIntervalMs?: number;
-  /** Checkpoint once the journal grows past this many bytes (default 16 MiB). */
+  /** Checkpoint once the journal holds this many bytes, or the last snapshot's size if larger (default 16 MiB). */
   checkpointBytes?: number;
+  /** Also checkpoint this often while there are changes (default: only by size and on close). */
+  checkpointIntervalMs?: number;
 }
 
 /**
- * Opens (creating it if needed) the embedded store in a data folder: records under `records/`
- * (unstorage fs driver), the journal under `journal/`, and a `lock` file so that only one process
- * uses the folder at a time. Crash-safe: a killed process loses no acknowledged write.
+ * Opens (creating it if needed) the embedded store in a data folder: snapshots under
+ * `records/snapshots/` (unstorage fs driver), the journal under `journal/`, and a `lock` file so
+ * that only one process uses the folder at a time. Crash-safe: a killed process loses no
+ * acknowledged write and never leaves half a transaction.
  *
  * @example
  * ```ts

@@ -54,39 +54,51 @@ export function decodeLine(line: string): Change[] | null {
   return parsed.w.map(([collection, id, row]) => ({ collection, id, row }));
 }
 
-/** Every transaction of the segments in `dir`, oldest first, and the segment numbers found. */
-export async function readJournal(dir: string): Promise<{ transactions: Change[][]; segments: number[] }> {
+/**
+ * Every transaction of the segments numbered `from` and above, oldest first, and the newest
+ * segment number. Those segments must follow each other from `from`. A last line cut short by a
+ * crash (never acknowledged) is cut off the file, so new segments can follow it.
+ */
+export async function readJournal(dir: string, from: number): Promise<{ transactions: Change[][]; last: number }> {
   await mkdir(dir, { recursive: true });
   const segments = (await readdir(dir))
     .map((name) => SEGMENT_RE.exec(name)?.[1])
     .filter((seq): seq is string => seq !== undefined)
     .map(Number)
+    .filter((seq) => seq >= from)
     .sort((a, b) => a - b);
+  for (const [i, seq] of segments.entries()) {
+    if (seq !== from + i) throw new Error(`journal segment ${segmentName(from + i)} is missing in ${dir}`);
+  }
   const transactions: Change[][] = [];
   for (const [s, seq] of segments.entries()) {
-    const text = await readFile(join(dir, segmentName(seq)), 'utf8');
-    const lines = text.split('\n');
-    // The text after the last LF is empty, or a line cut short by a crash.
-    const tail = lines.pop()!;
+    const path = join(dir, segmentName(seq));
+    const raw = await readFile(path);
+    const lines = raw.toString('utf8').split('\n');
+    const tail = lines.pop()!; // '' after the last LF, or a line cut short
+    let goodBytes = 0;
     for (const [i, line] of lines.entries()) {
       const changes = decodeLine(line);
-      if (changes) {
-        transactions.push(changes);
-        continue;
+      if (!changes) {
+        // Only the very last line written can be torn (it was never acknowledged).
+        if (s === segments.length - 1 && i === lines.length - 1 && tail === '') break;
+        throw new Error(`journal ${path} is damaged at line ${i + 1}`);
       }
-      // Only the very last line written can be torn (it was never acknowledged).
-      const isLastLine = s === segments.length - 1 && i === lines.length - 1 && tail === '';
-      if (!isLastLine) throw new Error(`journal ${join(dir, segmentName(seq))} is damaged at line ${i + 1}`);
+      transactions.push(changes);
+      goodBytes += Buffer.byteLength(line) + 1;
     }
-    if (tail !== '' && s !== segments.length - 1) {
-      throw new Error(`journal ${join(dir, segmentName(seq))} ends with an incomplete line`);
-    }
-    if (tail !== '') {
-      const changes = decodeLine(tail);
-      if (changes) transactions.push(changes); // complete but unacknowledged: keeping it is as correct as dropping it
+    if (tail !== '' && s !== segments.length - 1) throw new Error(`journal ${path} ends with an incomplete line`);
+    if (goodBytes < raw.length) {
+      const handle = await open(path, 'r+');
+      try {
+        await handle.truncate(goodBytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
     }
   }
-  return { transactions, segments };
+  return { transactions, last: segments[segments.length - 1] ?? from - 1 };
 }
 
 /** Deletes every segment of `dir` numbered below `seq`. */

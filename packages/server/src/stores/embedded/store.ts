@@ -1,40 +1,43 @@
 import type { Storage } from 'unstorage';
-import type { Store, StoreTx } from '@svc-licensing/license-engine';
+import type { Collection, Store, StoreTx } from '@svc-licensing/license-engine';
 import { Journal, encodeLine, readJournal, removeSegments } from './journal.js';
-import { loadRecords, recordKey, writeRecords } from './record-files.js';
+import { loadSnapshot, removeSnapshotsBefore, writeSnapshot } from './snapshot.js';
 import { Tables } from './tables.js';
-import type { Change } from './tables.js';
+import type { Row } from './tables.js';
 import { openTx } from './tx.js';
 
 /** Options of `createEmbeddedStore` over any unstorage instance (see `openEmbeddedStore` for a data folder). */
 export interface EmbeddedStorageOptions {
-  /** Where checkpointed records live, one key per record. */
+  /** Where snapshots live. */
   storage: Storage;
   /**
    * Folder of the write-ahead journal. With it, a transaction resolves only once it is on disk;
-   * without it (tests, memory driver) records reach `storage` at checkpoints and on `close`.
+   * without it (tests, memory driver) records reach `storage` only at checkpoints and on `close`.
    */
   journalDir?: string;
-  /** The fs driver's base folder: checkpointed files are fsynced there before journal segments go. */
+  /** The fs driver's base folder: snapshot files are fsynced there before journal segments go. */
   syncBase?: string;
-  /** Checkpoint at least this often while there are changes (default 30 s). */
-  checkpointIntervalMs?: number;
-  /** Checkpoint once the journal grows past this many bytes (default 16 MiB). */
+  /**
+   * Checkpoint once the journal holds this many bytes, or as many as the last snapshot if that is
+   * more (so snapshot work stays proportional to writes). Default 16 MiB.
+   */
   checkpointBytes?: number;
+  /** Also checkpoint this often while there are changes (default: only by size and on close). */
+  checkpointIntervalMs?: number;
   /** Runs after `close` (the data folder's lock release). */
   onClose?: () => Promise<void>;
 }
 
 /** The embedded store: the `Store` port plus an explicit checkpoint. */
 export interface EmbeddedStore extends Store {
-  /** Writes every change so far to the storage and drops the journal segments it covers. */
+  /** Writes a snapshot of every record and drops the journal segments it covers. */
   checkpoint(): Promise<void>;
 }
 
 /**
  * Creates the embedded store over an unstorage instance: every record in memory with indexes
  * (reads never touch the disk), transactions one at a time, each commit one fsynced journal line
- * before it resolves, and checkpoints that copy changed records to the storage.
+ * before it resolves, and checkpoints that write a snapshot of all records to the storage.
  *
  * @example
  * ```ts
@@ -48,32 +51,22 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
   const { storage, journalDir, syncBase } = options;
   const tables = new Tables();
 
-  // Recovery: checkpointed records, then every journalled transaction on top, in order.
-  const loaded = await loadRecords(storage);
-  for (const r of loaded.records) tables.put(r.collection, r.id, r.row);
-  const replayed = new Map<string, Change>();
-  let nextSegment = 1;
+  // Recovery: the newest complete snapshot, then every journalled transaction after it, in order.
+  const snapshot = await loadSnapshot(storage);
+  for (const [collection, row] of snapshot?.rows ?? []) tables.put(collection, row.id, row);
+  let generation = snapshot?.manifest.gen ?? 0;
+  let snapshotBytes = snapshot?.bytes ?? 0;
+  let changed = false;
+  let journal: Journal | null = null;
   if (journalDir !== undefined) {
-    const { transactions, segments } = await readJournal(journalDir);
-    for (const changes of transactions) {
-      for (const c of changes) {
-        tables.put(c.collection, c.id, c.row);
-        replayed.set(recordKey(c.collection, c.id), c);
-      }
-    }
-    const torn = loaded.torn.filter((key) => !replayed.has(key));
-    if (torn.length > 0) throw new Error(`embedded store: damaged record file(s) not covered by the journal: ${torn.join(', ')}`);
-    // Fold the journal into the records, then start a fresh segment after the old ones.
-    await writeRecords(storage, [...replayed.values()], syncBase);
-    nextSegment = (segments[segments.length - 1] ?? 0) + 1;
-    // Old segments go before the new one exists: only the newest segment may end torn.
-    await removeSegments(journalDir, nextSegment);
-  } else if (loaded.torn.length > 0) {
-    throw new Error(`embedded store: damaged record(s): ${loaded.torn.join(', ')}`);
+    const from = snapshot?.manifest.segment ?? 1;
+    const { transactions, last } = await readJournal(journalDir, from);
+    for (const changes of transactions) for (const c of changes) tables.put(c.collection, c.id, c.row);
+    changed = transactions.length > 0;
+    await removeSegments(journalDir, from); // covered by the snapshot (a checkpoint cut short)
+    journal = await Journal.create(journalDir, last + 1);
   }
-  const journal = journalDir === undefined ? null : await Journal.create(journalDir, nextSegment);
 
-  let dirty = new Map<string, Change>();
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
   let checkpointing: Promise<void> | null = null;
@@ -91,19 +84,28 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
     });
 
   async function runCheckpoint(): Promise<void> {
-    // Take the changes so far and switch the journal to a new segment, between two transactions.
-    const { changes, rotated } = await exclusive(async () => {
-      const changes = dirty;
-      dirty = new Map();
-      return { changes, rotated: journal ? journal.rotate() : Promise.resolve(0) };
+    // Between two transactions: take an image (records are immutable, so references will do)
+    // and switch the journal to a new segment; what the image holds is in the older segments.
+    const { image, rotated } = await exclusive(async () => {
+      const image = new Map<Collection, Row[]>();
+      for (const [collection, row] of tables.entries()) {
+        let rows = image.get(collection);
+        if (!rows) image.set(collection, (rows = []));
+        rows.push(row);
+      }
+      changed = false;
+      return { image, rotated: journal ? journal.rotate() : Promise.resolve(0) };
     });
     try {
-      const segment = await rotated; // every line of the old segments is on disk
-      if (changes.size > 0) await writeRecords(storage, [...changes.values()], syncBase);
+      const segment = await rotated; // every line of the older segments is on disk
+      const gen = generation + 1;
+      const { bytes } = await writeSnapshot(storage, image, gen, segment, syncBase);
+      generation = gen;
+      snapshotBytes = bytes;
       if (journal) await journal.removeBefore(segment);
+      await removeSnapshotsBefore(storage, gen, syncBase);
     } catch (error) {
-      // Keep what was not written for the next checkpoint; its segments stay until then.
-      for (const [key, change] of changes) if (!dirty.has(key)) dirty.set(key, change);
+      changed = true; // try again later; the journal still holds everything
       throw error;
     }
   }
@@ -115,10 +117,13 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
     return checkpointing;
   };
 
-  const timer = setInterval(() => {
-    if (dirty.size > 0) checkpoint().catch(() => undefined); // retried at the next tick; the journal keeps the data
-  }, options.checkpointIntervalMs ?? 30_000);
-  timer.unref();
+  const timer =
+    options.checkpointIntervalMs === undefined
+      ? null
+      : setInterval(() => {
+          if (changed) checkpoint().catch(() => undefined); // retried at the next tick; the journal keeps the data
+        }, options.checkpointIntervalMs);
+  timer?.unref();
   const checkpointBytes = options.checkpointBytes ?? 16 * 1024 * 1024;
 
   return {
@@ -128,19 +133,20 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
         if (journal?.failed) throw unusable();
         const open = openTx(tables);
         let result: T;
-        let changes: Change[];
         let line: string | null = null;
         try {
           result = await work(open.tx);
-          changes = open.changes();
-          if (journal && changes.length > 0) line = encodeLine(changes);
+          const changes = open.changes();
+          if (changes.length > 0) {
+            changed = true;
+            if (journal) line = encodeLine(changes);
+          }
         } catch (error) {
           open.rollback();
           throw error;
         } finally {
           open.end();
         }
-        for (const c of changes) dirty.set(recordKey(c.collection, c.id), c);
         // A transaction that only read may have read changes not yet on disk: wait for them too.
         const durable = journal ? (line === null ? journal.durable() : journal.append(line)) : Promise.resolve();
         return { result, durable };
@@ -150,7 +156,7 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
       } catch {
         throw unusable();
       }
-      if (journal && journal.bytes > checkpointBytes) checkpoint().catch(() => undefined);
+      if (journal && journal.bytes > Math.max(checkpointBytes, snapshotBytes)) checkpoint().catch(() => undefined);
       return result;
     },
 
@@ -161,10 +167,10 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
       await exclusive(async () => {
         closed = true;
       });
-      clearInterval(timer);
+      if (timer) clearInterval(timer);
       await checkpointing?.catch(() => undefined);
       try {
-        if (!journal?.failed) await checkpoint();
+        if (changed && !journal?.failed) await checkpoint();
       } finally {
         await journal?.close();
         await options.onClose?.();

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { open, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Storage } from 'unstorage';
+import { storeSchema } from '@svc-licensing/license-engine';
+import type { Collection } from '@svc-licensing/license-engine';
+import type { Row } from './tables.js';
+
+/**
+ * Snapshots in unstorage: every record at one moment, as generation `<gen>` under
+ * `snapshots:<gen>:` — parts of at most `PART_SIZE` records of one collection (JSON arrays),
+ * then a manifest listing the parts with their SHA-256. unstorage's fs driver writes files in
+ * place, so a snapshot counts only when its manifest parses and every part matches its hash;
+ * the previous generation and its journal segments stay until the new one is complete.
+ */
+const PART_SIZE = 5000;
+const PREFIX = 'snapshots';
+
+export interface Manifest {
+  v: 1;
+  gen: number;
+  /** The first journal segment NOT contained in this snapshot: replay starts there. */
+  segment: number;
+  parts: { key: string; collection: Collection; count: number; sha256: string }[];
+}
+
+/** A loaded snapshot: its manifest and its records. */
+export interface Snapshot {
+  manifest: Manifest;
+  rows: [Collection, Row][];
+  /** Bytes of its parts: the next checkpoint waits for a journal about this large. */
+  bytes: number;
+}
+
+const genKey = (gen: number): string => `${PREFIX}:${String(gen).padStart(12, '0')}`;
+const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+const isCollection = (name: unknown): name is Collection => typeof name === 'string' && Object.hasOwn(storeSchema, name);
+
+async function readRaw(storage: Storage, key: string): Promise<Buffer | null> {
+  const value = await storage.getItemRaw(key);
+  if (value === null || value === undefined) return null;
+  return Buffer.from(value as Uint8Array);
+}
+
+async function tryLoad(storage: Storage, gen: number): Promise<Snapshot | null> {
+  const raw = await readRaw(storage, `${genKey(gen)}:manifest`);
+  if (!raw) return null;
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(raw.toString('utf8')) as Manifest;
+  } catch {
+    return null; // cut short by a crash: never completed
+  }
+  if (manifest.v !== 1 || manifest.gen !== gen || !Array.isArray(manifest.parts)) return null;
+  const rows: [Collection, Row][] = [];
+  let bytes = 0;
+  for (const part of manifest.parts) {
+    const data = await readRaw(storage, part.key);
+    if (!data || sha256(data) !== part.sha256 || !isCollection(part.collection)) return null;
+    bytes += data.length;
+    for (const row of JSON.parse(data.toString('utf8')) as Row[]) rows.push([part.collection, row]);
+  }
+  return { manifest, rows, bytes };
+}
+
+/** Generations present in `storage`, newest first. */
+async function generations(storage: Storage): Promise<number[]> {
+  const gens = new Set<number>();
+  for (const key of await storage.getKeys(PREFIX)) {
+    const gen = /^snapshots:(\d{12}):/.exec(key)?.[1];
+    if (gen) gens.add(Number(gen));
+  }
+  return [...gens].sort((a, b) => b - a);
+}
+
+/** The newest complete snapshot, or null when there is none yet. */
+export async function loadSnapshot(storage: Storage): Promise<Snapshot | null> {
+  for (const gen of await generations(storage)) {
+    const snapshot = await tryLoad(storage, gen);
+    if (snapshot) return snapshot;
+  }
+  return null;
+}
+
+/**
+ * Writes `rows` (a consistent image: records are immutable objects) as generation `gen`, manifest
+ * last. With `syncBase` (the fs driver's base folder) the files and folders are fsynced before
+ * it resolves, so the journal segments before `segment` may then be deleted.
+ */
+export async function writeSnapshot(
+  storage: Storage,
+  image: ReadonlyMap<Collection, readonly Row[]>,
+  gen: number,
+  segment: number,
+  syncBase?: string,
+): Promise<{ bytes: number }> {
+  const base = genKey(gen);
+  const manifest: Manifest = { v: 1, gen, segment, parts: [] };
+  let bytes = 0;
+  for (const [collection, rows] of image) {
+    for (let i = 0, n = 0; i < rows.length; i += PART_SIZE, n++) {
+      const data = Buffer.from(JSON.stringify(rows.slice(i, i + PART_SIZE)), 'utf8');
+      const key = `${base}:${collection}-${n}`;
+      await storage.setItemRaw(key, data);
+      manifest.parts.push({ key, collection, count: Math.min(PART_SIZE, rows.length - i), sha256: sha256(data) });
+      bytes += data.length;
+      await yieldToEventLoop(); // let requests through between parts
+    }
+  }
+  const manifestKey = `${base}:manifest`;
+  await storage.setItemRaw(manifestKey, Buffer.from(JSON.stringify(manifest), 'utf8'));
+  if (syncBase !== undefined) {
+    const path = (key: string) => join(syncBase, ...key.split(':'));
+    for (const part of manifest.parts) await syncPath(path(part.key));
+    await syncPath(path(manifestKey));
+    await syncPath(path(base));
+    await syncPath(join(syncBase, PREFIX));
+  }
+  return { bytes };
+}
+
+/** Deletes every generation older than `gen` (and, on the fs driver, its emptied folder). */
+export async function removeSnapshotsBefore(storage: Storage, gen: number, syncBase?: string): Promise<void> {
+  const old = new Set<string>();
+  for (const key of await storage.getKeys(PREFIX)) {
+    const g = /^snapshots:(\d{12}):/.exec(key)?.[1];
+    if (g && Number(g) < gen) {
+      await storage.removeItem(key);
+      old.add(g);
+    }
+  }
+  if (syncBase !== undefined) for (const g of old) await rm(join(syncBase, PREFIX, g), { recursive: true, force: true });
+}
+
+async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
