@@ -59,6 +59,36 @@ export function queryCases(store: () => Store): void {
     expect(await run((tx) => tx.count('licenses', { productId: 'prd_none' }))).toBe(0);
   });
 
+  it('filters every collection on each of its indexed fields (findMany, findOne, count)', async () => {
+    const enums: Record<string, [string, string]> = {
+      'signingKeys.status': ['pending', 'retired'],
+      'licenses.status': ['active', 'revoked'],
+      'integrations.provider': ['provider_a', 'provider_b'],
+      'integrations.environment': ['sandbox', 'live'],
+      'auditEvents.type': ['license.created', 'webhook.received'],
+    };
+    for (const collection of COLLECTIONS) {
+      for (const field of storeSchema[collection].indexed as readonly string[]) {
+        const [one, two] = enums[`${collection}.${field}`] ?? [`${field}-one`, `${field}-two`];
+        const a = { ...sample(collection), [field]: one } as RecordMap[typeof collection];
+        const b = { ...sample(collection), [field]: two } as RecordMap[typeof collection];
+        await run(async (tx) => {
+          await tx.insert(collection, a);
+          await tx.insert(collection, b);
+        });
+        const where = { [field]: two } as Partial<RecordMap[typeof collection]>;
+        const label = `${collection}.${field}`;
+        expect((await run((tx) => tx.findMany(collection, where))).map((r) => r.id), label).toEqual([b.id]);
+        expect((await run((tx) => tx.findOne(collection, where)))?.id, label).toBe(b.id);
+        expect(await run((tx) => tx.count(collection, where)), label).toBe(1);
+        await run(async (tx) => {
+          await tx.delete(collection, a.id);
+          await tx.delete(collection, b.id);
+        });
+      }
+    }
+  });
+
   it('pages newest first and oldest first with opaque URL-safe cursors, filtered by where', async () => {
     const mine = Array.from({ length: 7 }, () => sample('auditEvents', { accountId: 'acc_page' }));
     await run(async (tx) => {
