@@ -16,7 +16,7 @@ export interface WebhookRouteOptions {
   providerA?: ProviderAClient;
   /** Time source of provider_a's 5-minute signature window and of `Retry-After`. */
   clock?: { now(): number };
-  /** Told about failures the response does not show (e-mail sends, customer lookups, audit writes). */
+  /** Told about failures the response does not show (customer lookups, processing errors, audit writes). */
   onError?: (error: unknown, context: { integrationId: string; what: string }) => void;
 }
 
@@ -97,8 +97,8 @@ export function createWebhookRoutes(options: WebhookRouteOptions): RouteDef[] {
 
         const reply: WebhookReply = { result: outcome.result, detail: outcome.detail };
         if (outcome.keyEmail) {
+          // A failure is reported by the key e-mail sender's `onSendError`.
           const sent = await options.keyEmails.deliverReserved(outcome.keyEmail.licenseId);
-          if (!sent.sent) report(sent.error, integrationId, 'license-key e-mail');
           reply.keyEmail = sent.sent ? 'sent' : 'failed';
         }
         return reply;
