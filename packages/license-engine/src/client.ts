@@ -59,7 +59,7 @@ interface Found {
 }
 
 /** Product, then the license by key hash (locked: activations of one license run one at a time). */
-async function find(tx: StoreTx, productId: string, keyHash: string, fingerprint: string): Promise<Found> {
+async function find(ctx: EngineContext, tx: StoreTx, productId: string, keyHash: string, fingerprint: string): Promise<Found> {
   const license = await tx.findOne('licenses', { keyHash }, { lock: true });
   const product = await tx.get('products', productId);
   if (!product) throw new LicensingError('unknown_product', `no product ${productId}`);
@@ -67,6 +67,10 @@ async function find(tx: StoreTx, productId: string, keyHash: string, fingerprint
   const plan = await tx.get('plans', license.planId);
   if (!plan) throw new LicensingError('internal_error', `license ${license.id} refers to a missing plan`);
   const account = await loadAccount(tx, license.accountId);
+  // Thirty days after closure the account's data counts as deleted (spec: "All data deleted").
+  if (account.status === 'closed' && (!account.closedAt || ctx.clock.now() >= timestampMs(addDays(account.closedAt, CLOSURE_DAYS)))) {
+    throw new LicensingError('unknown_product', `no product ${productId}`);
+  }
   const activation = await tx.findOne('activations', { licenseId: license.id, fingerprint }, { lock: true });
   return { product, license, plan, account, activation };
 }
@@ -81,13 +85,6 @@ function assertUsable(ctx: EngineContext, { license, product }: Found): void {
   }
 }
 
-/** A closed account keeps its activated machines validating for 30 days after closure. */
-function assertClosureGrace(ctx: EngineContext, account: AccountRecord): void {
-  if (account.status !== 'closed') return;
-  if (!account.closedAt || ctx.clock.now() >= timestampMs(addDays(account.closedAt, CLOSURE_DAYS))) {
-    throw new LicensingError('account_closed', 'the vendor account is closed');
-  }
-}
 
 /**
  * `POST /licenses/activate`. Idempotent for a known fingerprint (refreshes it, no extra seat).
@@ -96,13 +93,12 @@ function assertClosureGrace(ctx: EngineContext, account: AccountRecord): void {
 export async function activate(ctx: EngineContext, input: ActivateInput): Promise<{ certificate: string; activation: string }> {
   const req = parse(input, true);
   return transact(ctx, async (tx) => {
-    const found = await find(tx, req.product, req.keyHash, req.fingerprint);
+    const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint);
     assertUsable(ctx, found);
     const { license, plan, product, account } = found;
     const at = now(ctx);
     let activation = found.activation;
     if (activation) {
-      assertClosureGrace(ctx, account);
       activation = {
         ...activation,
         lastSeenAt: at,
@@ -144,9 +140,8 @@ export async function activate(ctx: EngineContext, input: ActivateInput): Promis
 export async function validate(ctx: EngineContext, input: ValidateInput): Promise<{ certificate: string }> {
   const req = parse(input, false);
   return transact(ctx, async (tx) => {
-    const found = await find(tx, req.product, req.keyHash, req.fingerprint);
+    const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint);
     assertUsable(ctx, found);
-    assertClosureGrace(ctx, found.account);
     if (!found.activation) throw new LicensingError('not_activated', 'this machine is not activated on the license');
     await tx.update('activations', {
       ...found.activation,
@@ -163,7 +158,7 @@ export async function validate(ctx: EngineContext, input: ValidateInput): Promis
 export async function deactivate(ctx: EngineContext, input: DeactivateInput): Promise<{ deactivated: true }> {
   const req = parse(input, false);
   return transact(ctx, async (tx) => {
-    const { license, activation } = await find(tx, req.product, req.keyHash, req.fingerprint);
+    const { license, activation } = await find(ctx, tx, req.product, req.keyHash, req.fingerprint);
     if (!activation) throw new LicensingError('not_activated', 'this machine is not activated on the license');
     await tx.delete('activations', activation.id);
     await tx.update('licenses', { ...license, activationCount: Math.max(0, license.activationCount - 1), updatedAt: now(ctx) });

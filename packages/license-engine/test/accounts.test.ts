@@ -112,14 +112,15 @@ describe('account closure', () => {
     expect((await t.engine.getBilling(c.account.id)).status).toBe('canceled');
   });
 
-  it('already activated machines keep validating for 30 days after closure, then account_closed', async () => {
+  it('already activated machines keep validating for 30 days after closure; then the data counts as deleted (unknown_product)', async () => {
     const { c, license } = await closedWithLicense();
     const args = { product: c.product.id, key: license.key, fingerprint: fingerprint(1) };
     t.clock.advance(30 * DAY - 1000);
     await t.engine.validate(args);
     await t.engine.activate(args);
     t.clock.advance(1000);
-    expect(await codeOf(t.engine.validate(args))).toBe('account_closed');
+    expect(await codeOf(t.engine.validate(args))).toBe('unknown_product');
+    expect(await codeOf(t.engine.activate(args))).toBe('unknown_product');
   });
 
   it('payments are still applied, but no key is e-mailed', async () => {
