@@ -91,13 +91,32 @@ export function openTx(tables: Tables): OpenTx {
       live();
       const after = query.cursor ? decodeCursor(query.cursor) : null;
       const desc = query.order === 'desc';
-      let rows = select(collection, query.where ?? {});
-      if (query.search) rows = rows.filter((row) => matchesSearch(row, query.search!));
-      if (desc) rows.reverse();
-      if (after !== null) rows = rows.filter((row) => (desc ? row.id < after : row.id > after));
-      const data = rows.slice(0, query.limit);
+      const before = (a: string, b: string) => (desc ? a > b : a < b); // a comes first in this order
+      // Keep only the first limit + 1 matches in order (no sort of every match): lists stay fast on big collections.
+      const keep = query.limit + 1;
+      const best: Row[] = [];
+      // Ids mostly arrive in creation order, so walking from the end for `desc` lets the cheap id
+      // test below skip nearly everything once `best` is full. Correct in any order.
+      const ids = [...tables.candidates(collection, (query.where ?? {}) as Record<string, unknown>)];
+      if (desc) ids.reverse();
+      for (const id of ids) {
+        if (after !== null && !before(after, id)) continue;
+        if (best.length === keep && !before(id, best[keep - 1]!.id)) continue;
+        const row = tables.get(collection, id);
+        if (!row || !matches(row, query.where ?? {}) || (query.search && !matchesSearch(row, query.search))) continue;
+        let lo = 0;
+        let hi = best.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (before(best[mid]!.id, id)) lo = mid + 1;
+          else hi = mid;
+        }
+        best.splice(lo, 0, row);
+        if (best.length > keep) best.pop();
+      }
+      const data = best.slice(0, query.limit);
       const last = data[data.length - 1];
-      const nextCursor = rows.length > query.limit && last ? encodeCursor(last.id) : null;
+      const nextCursor = best.length > query.limit && last ? encodeCursor(last.id) : null;
       return { data: data.map((row) => copy(row) as unknown as RecordMap[C]), nextCursor };
     },
     async insert<C extends Collection>(collection: C, record: RecordMap[C]) {
