@@ -30,7 +30,17 @@ export interface ProviderAClient {
   getCustomer(input: { apiKey: string; customerId: string; environment: Environment }): Promise<ProviderACustomer | null>;
 }
 
-/** Why a provider_a customer lookup failed (timeout, network, HTTP status, body). The API key is never in it. */
+/**
+ * Why a provider_a customer lookup failed (timeout, network, HTTP status, body). The API key is never in it.
+ *
+ * @example
+ * ```ts
+ * const customer = await client.getCustomer(input).catch((error: unknown) => {
+ *   if (ProviderAFetchError.is(error)) console.log(error.status); // 503, or null for a timeout
+ *   return null;
+ * });
+ * ```
+ */
 export class ProviderAFetchError extends Error {
   readonly code = 'provider_fetch_failed' as const;
   readonly status: number | null;
