@@ -170,6 +170,18 @@ describe('embedded store on a data folder', () => {
     expect(await readFile(join(dir, 'journal', segments[0]!), 'utf8')).toBe('');
   });
 
+  it('writes no journal line for an update that changes nothing (a validate within the same second)', async () => {
+    const dir = await tempDir();
+    const store = await open(dir);
+    await store.transaction(bump('c'));
+    const [segment] = await readdir(join(dir, 'journal'));
+    const size = (await readFile(join(dir, 'journal', segment!))).length;
+    await store.transaction(async (tx) => tx.update('counters', (await tx.get('counters', 'c'))!));
+    expect((await readFile(join(dir, 'journal', segment!))).length).toBe(size);
+    await store.transaction(bump('c'));
+    expect((await readFile(join(dir, 'journal', segment!))).length).toBeGreaterThan(size);
+  });
+
   it('lets only one process open a data folder at a time', async () => {
     const dir = await tempDir();
     await open(dir);

@@ -39,15 +39,18 @@ const decodeCursor = (cursor: string): string => Buffer.from(cursor, 'base64url'
  */
 export function openTx(tables: Tables): OpenTx {
   const undo: Change[] = [];
-  const written = new Map<string, { collection: Collection; id: string }>();
+  /** Every record written, with its image before the transaction. */
+  const written = new Map<string, { collection: Collection; id: string; before: Row | null }>();
   let ended = false;
 
   const live = () => {
     if (ended) throw new Error('the transaction has ended');
   };
   const write = (collection: Collection, id: string, row: Row | null) => {
-    undo.push({ collection, id, row: tables.get(collection, id) });
-    written.set(`${collection}\u0000${id}`, { collection, id });
+    const previous = tables.get(collection, id);
+    undo.push({ collection, id, row: previous });
+    const key = `${collection}\u0000${id}`;
+    if (!written.has(key)) written.set(key, { collection, id, before: previous });
     tables.put(collection, id, row);
   };
   const select = (collection: Collection, where: object): Row[] => {
@@ -141,7 +144,16 @@ export function openTx(tables: Tables): OpenTx {
 
   return {
     tx,
-    changes: () => [...written.values()].map(({ collection, id }) => ({ collection, id, row: tables.get(collection, id) })),
+    changes: () => {
+      const changes: Change[] = [];
+      for (const { collection, id, before } of written.values()) {
+        const row = tables.get(collection, id);
+        // An update that changed nothing (a validate within the same second) needs no journal line.
+        if (row === before || (row && before && JSON.stringify(row) === JSON.stringify(before))) continue;
+        changes.push({ collection, id, row });
+      }
+      return changes;
+    },
     rollback() {
       for (let i = undo.length - 1; i >= 0; i--) {
         const { collection, id, row } = undo[i]!;
