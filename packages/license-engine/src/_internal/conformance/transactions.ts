@@ -83,6 +83,17 @@ export function transactionCases(store: () => Store): void {
     expect(seen).toEqual(before.map((r) => r.id).reverse());
   });
 
+  it('a cursor stays valid when the record it points after is deleted', async () => {
+    const rows = Array.from({ length: 6 }, () => sample('customers', { accountId: 'acc_del' }));
+    await run(async (tx) => {
+      for (const r of rows) await tx.insert('customers', r);
+    });
+    const first = await run((tx) => tx.page('customers', { where: { accountId: 'acc_del' }, limit: 3, order: 'desc' }));
+    await run((tx) => tx.delete('customers', first.data[2]!.id));
+    const second = await run((tx) => tx.page('customers', { where: { accountId: 'acc_del' }, cursor: first.nextCursor, limit: 3, order: 'desc' }));
+    expect(second.data.map((r) => r.id)).toEqual(rows.slice(0, 3).map((r) => r.id).reverse());
+  });
+
   it('pages oldest first without duplicates or gaps while other transactions insert; new records come last', async () => {
     const before = Array.from({ length: 6 }, () => sample('signingKeys', { productId: 'prd_live' }));
     await run(async (tx) => {
