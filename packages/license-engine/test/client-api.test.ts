@@ -80,6 +80,20 @@ describe('activate', () => {
     expect(await codeOf(activate(5))).toBe('activation_limit');
   });
 
+  it('re-activating a known machine works at the limit; a lower limit keeps existing machines and refuses new ones', async () => {
+    await activate(1);
+    await activate(2);
+    await activate(1);
+    await t.engine.updateLicense(c.account.id, license.id, { maxActivations: 1 });
+    await validate(2);
+    await activate(2);
+    expect(await codeOf(activate(3))).toBe('activation_limit');
+    await deactivate(1);
+    expect(await codeOf(activate(3))).toBe('activation_limit');
+    await deactivate(2);
+    await activate(3);
+  });
+
   it('a per-license maxActivations override replaces plan machines x seats; null returns to it', async () => {
     await t.engine.updateLicense(c.account.id, license.id, { maxActivations: 1, seats: 4 });
     expect((await detail()).activationLimit).toBe(1);
