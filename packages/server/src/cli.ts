@@ -156,7 +156,9 @@ async function createAccount(flags: Record<string, unknown>, env: Env): Promise<
   const name = requiredValue('name', flags, env);
   const ownerEmail = requiredValue('ownerEmail', flags, env);
   const servicePlan = optionValue('servicePlan', flags, env);
-  const { engine, store } = await openEngine(chooseStore(flags, env), env);
+  const choice = chooseStore(flags, env);
+  if (choice.kind === 'memory') throw new ConfigError('account create on memory: would keep nothing; use --data or a mysql:// --database');
+  const { engine, store } = await openEngine(choice, env);
   try {
     const { account, apiKey } = await engine.createAccount({ name, ownerEmail, ...(servicePlan === undefined ? {} : { servicePlan }) });
     process.stdout.write(`${JSON.stringify({ accountId: account.id, apiKey: apiKey.key, apiKeyId: apiKey.id, account })}\n`);

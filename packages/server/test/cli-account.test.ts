@@ -57,6 +57,10 @@ describe('svc-licensing account create', () => {
     expect(mysql.code).toBe(1);
     expect(mysql.stderr).toContain('SVC_MASTER_KEY is required');
 
+    const memory = await runCli(['account', 'create', '--name', 'A', '--owner-email', 'a@a.test', '--database', 'memory:'], clean);
+    expect(memory.code).toBe(1);
+    expect(memory.stderr).toContain('would keep nothing');
+
     const unknown = await runCli(['frobnicate'], clean);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
