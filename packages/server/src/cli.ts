@@ -60,10 +60,10 @@ function help(): string {
 }
 
 /** Opens the store and wires the engine with real ports. */
-async function openEngine(choice: StoreChoice, env: Env): Promise<{ engine: LicenseEngine; store: Store }> {
+async function openEngine(choice: StoreChoice, env: Env, onFailure?: (error: unknown) => void): Promise<{ engine: LicenseEngine; store: Store }> {
   // The key first for a database (no connection without it); after the store (which creates the folder) for a data folder.
   const keyFromEnv = choice.kind === 'embedded' ? null : await resolveMasterKey({ fromEnv: env[MASTER_KEY_ENV], ephemeral: choice.kind === 'memory' });
-  const store = await openStore(choice);
+  const store = await openStore(choice, onFailure ? { onFailure } : {});
   try {
     const { key } = keyFromEnv ?? (await resolveMasterKey({ fromEnv: env[MASTER_KEY_ENV], dataDir: (choice as { dataDir: string }).dataDir }));
     const engine = createLicenseEngine({
@@ -103,7 +103,11 @@ async function serve(flags: Record<string, unknown>, env: Env): Promise<void> {
   if (config.port === 0) config = serveConfig({ ...flags, port: String(await freePort(config.host)) }, env);
   const mail = mailSettings(flags, env, config.store);
   const providerAApiUrl = optionValue('providerAApiUrl', flags, env);
-  const { engine, store } = await openEngine(config.store, env);
+  // A journal that cannot be written (disk full) makes every write fail: exit so a supervisor restarts us.
+  const { engine, store } = await openEngine(config.store, env, (error) => {
+    process.stderr.write(`error: the data folder cannot be written (${(error as Error)?.message ?? String(error)}); exiting\n`);
+    process.exit(70);
+  });
   const logError = (msg: string, error: unknown, context: Record<string, string>) =>
     process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg, ...context, error: (error as Error)?.message ?? String(error) })}\n`);
   const keyEmails = createKeyEmailSender({

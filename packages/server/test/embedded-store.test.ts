@@ -1,4 +1,4 @@
-import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -180,6 +180,23 @@ describe('embedded store on a data folder', () => {
     expect((await readFile(join(dir, 'journal', segment!))).length).toBe(size);
     await store.transaction(bump('c'));
     expect((await readFile(join(dir, 'journal', segment!))).length).toBeGreaterThan(size);
+  });
+
+  it('refuses every transaction and reports once when the journal cannot be written (disk full), losing nothing acknowledged', async () => {
+    const dir = await tempDir();
+    const failures: unknown[] = [];
+    const store = await openEmbeddedStore(dir, { onFailure: (error) => failures.push(error) });
+    stores.push(store);
+    await store.transaction(bump('c'));
+    await symlink('/dev/full', join(dir, 'journal', '000000000002.log')); // the next segment: every write gets ENOSPC
+    await store.checkpoint();
+    await expect(store.transaction(bump('c'))).rejects.toThrow(/restart the process/);
+    await expect(store.transaction((tx) => tx.get('counters', 'c'))).rejects.toThrow(/restart the process/);
+    expect(failures).toEqual([expect.objectContaining({ code: 'ENOSPC' })]);
+    await store.close();
+    await rm(join(dir, 'journal', '000000000002.log'));
+    const recovered = await open(dir);
+    expect(await recovered.transaction((tx) => tx.get('counters', 'c'))).toMatchObject({ count: 1 });
   });
 
   it('lets only one process open a data folder at a time', async () => {

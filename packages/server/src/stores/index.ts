@@ -5,6 +5,12 @@ import { openEmbeddedStore } from './embedded/index.js';
 
 export type { StoreChoice } from '../config.js';
 
+/** Options of {@link openStore}. */
+export interface OpenStoreOptions {
+  /** The embedded store could not write its journal: the process should exit and be restarted. */
+  onFailure?: (error: unknown) => void;
+}
+
 /**
  * Opens the store a configuration chooses: the embedded store in a data folder (the default),
  * the memory store (nothing kept), or MySQL/MariaDB (loaded only when used).
@@ -15,10 +21,10 @@ export type { StoreChoice } from '../config.js';
  * const engine = createLicenseEngine({ store, clock: systemClock, random: cryptoRandom, ids, secrets });
  * ```
  */
-export async function openStore(choice: StoreChoice): Promise<Store> {
+export async function openStore(choice: StoreChoice, options: OpenStoreOptions = {}): Promise<Store> {
   switch (choice.kind) {
     case 'embedded':
-      return openEmbeddedStore(choice.dataDir);
+      return openEmbeddedStore(choice.dataDir, options.onFailure ? { onFailure: options.onFailure } : {});
     case 'memory':
       return createMemoryStore();
     case 'mysql': {

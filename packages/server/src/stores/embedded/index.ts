@@ -15,6 +15,8 @@ export interface EmbeddedDataDirOptions {
   checkpointBytes?: number;
   /** Also checkpoint this often while there are changes (default: only by size and on close). */
   checkpointIntervalMs?: number;
+  /** Called once if the journal cannot be written (see `EmbeddedStorageOptions.onFailure`). */
+  onFailure?: (error: unknown) => void;
 }
 
 /**

@@ -26,6 +26,11 @@ export interface EmbeddedStorageOptions {
   checkpointIntervalMs?: number;
   /** Runs after `close` (the data folder's lock release). */
   onClose?: () => Promise<void>;
+  /**
+   * Called once if the journal cannot be written (disk full, I/O error): every later transaction
+   * fails, so a server should exit and be restarted (nothing acknowledged is lost).
+   */
+  onFailure?: (error: unknown) => void;
 }
 
 /** The embedded store: the `Store` port plus an explicit checkpoint. */
@@ -70,6 +75,7 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
   let checkpointing: Promise<void> | null = null;
+  let failureReported = false;
 
   /** Runs `fn` when no transaction is running (the store's mutex). */
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -154,6 +160,10 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
       try {
         await durable;
       } catch {
+        if (!failureReported) {
+          failureReported = true;
+          options.onFailure?.(journal?.failed);
+        }
         throw unusable();
       }
       if (journal && journal.bytes > Math.max(checkpointBytes, snapshotBytes)) checkpoint().catch(() => undefined);
