@@ -204,6 +204,8 @@ describe('embedded store on a data folder', () => {
     await open(dir);
     await expect(openEmbeddedStore(dir)).rejects.toThrow(/already open/);
     const copy = await tempDir();
+    await writeFile(join(copy, 'lock'), `${process.pid}\n`); // left by a crashed earlier run with our PID (a restarted container)
+    await (await openEmbeddedStore(copy)).close();
     await writeFile(join(copy, 'lock'), `${process.ppid}\n`); // a running process
     await expect(openEmbeddedStore(copy)).rejects.toThrow(`in use by process ${process.ppid}`);
   });
