@@ -65,7 +65,10 @@ async function openEngine(choice: StoreChoice, env: Env, onFailure?: (error: unk
   const keyFromEnv = choice.kind === 'embedded' ? null : await resolveMasterKey({ fromEnv: env[MASTER_KEY_ENV], ephemeral: choice.kind === 'memory' });
   const store = await openStore(choice, onFailure ? { onFailure } : {});
   try {
-    const { key } = keyFromEnv ?? (await resolveMasterKey({ fromEnv: env[MASTER_KEY_ENV], dataDir: (choice as { dataDir: string }).dataDir }));
+    // A new key only for an empty folder: data already there was encrypted with a key that must come back.
+    const empty = keyFromEnv !== null || (await store.transaction((tx) => tx.count('accounts', {}))) === 0;
+    const { key } =
+      keyFromEnv ?? (await resolveMasterKey({ fromEnv: env[MASTER_KEY_ENV], dataDir: (choice as { dataDir: string }).dataDir, generate: empty }));
     const engine = createLicenseEngine({
       store,
       clock: systemClock,

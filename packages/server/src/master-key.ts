@@ -34,6 +34,11 @@ export interface ResolveMasterKeyOptions {
   dataDir?: string;
   /** A store that keeps nothing (memory): a random key for this process is fine. */
   ephemeral?: boolean;
+  /**
+   * Whether a missing `master.key` may be generated (default true). Pass false when the store
+   * already holds data: its secrets were encrypted with a key that must come back, not a new one.
+   */
+  generate?: boolean;
   /** Where warnings go (stderr by default). */
   warn?: (message: string) => void;
 }
@@ -70,6 +75,9 @@ export async function resolveMasterKey(options: ResolveMasterKeyOptions): Promis
   }
   if (fromEnv) return { key: fromEnv, source: 'environment' };
   if (stored) return { key: stored, source: 'data-folder' };
+  if (options.generate === false) {
+    throw new ConfigError(`the data folder holds data but no ${MASTER_KEY_FILE}: set ${MASTER_KEY_ENV} to the key it was created with, or restore ${path}`);
+  }
   const key = await createKeyFile(path);
   warn(`generated a new master key in ${path}; it encrypts the stored secrets: back it up with the data folder and keep it private`);
   return { key, source: 'generated' };

@@ -45,6 +45,12 @@ describe('svc-licensing account create', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ account: { name: 'Env Co', ownerEmail: 'env@co.test' } });
     expect(await readdir(data)).toContain('master.key');
+
+    // A lost master.key is not silently replaced: the stored secrets need the old one.
+    await rm(join(data, 'master.key'));
+    const lost = await runCli(['account', 'create'], { ...clean, SVC_DATA_DIR: data, SVC_ACCOUNT_NAME: 'Two', SVC_OWNER_EMAIL: 'two@co.test' });
+    expect(lost.code).toBe(1);
+    expect(lost.stderr).toContain('holds data but no master.key');
   });
 
   it('exits non-zero with a clear message on a missing option, a database without SVC_MASTER_KEY, or an unknown command', async () => {

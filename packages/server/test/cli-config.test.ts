@@ -121,6 +121,12 @@ describe('master key', () => {
     expect(await readFile(join(dir, 'master.key'), 'utf8')).toBe(`${Buffer.alloc(32, 9).toString('base64')}\n`);
   });
 
+  it('is not generated for a folder that already holds data (its secrets need their own key back)', async () => {
+    const dir = await tempDir();
+    await expect(resolveMasterKey({ fromEnv: undefined, dataDir: dir, generate: false })).rejects.toThrow(/holds data but no master\.key/);
+    expect((await resolveMasterKey({ fromEnv: key32, dataDir: dir, generate: false })).source).toBe('environment');
+  });
+
   it('is required from the environment for a database, and must be 32 bytes of base64', async () => {
     await expect(resolveMasterKey({ fromEnv: undefined })).rejects.toThrow(/SVC_MASTER_KEY is required/);
     await expect(resolveMasterKey({ fromEnv: Buffer.alloc(16).toString('base64') })).rejects.toThrow(/32 random bytes/);
