@@ -107,6 +107,7 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
 
   async function checkVersion(): Promise<void> {
     const connection = await acquire();
+    let broken = false;
     try {
       const [rows] = await connection.query<VersionRow[]>({ sql: 'SELECT MAX(`version`) AS `version` FROM `schema_migrations`', timeout: queryTimeout });
       const version = Number(rows[0]?.version ?? 0);
@@ -117,10 +118,13 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
       if ((error as { errno?: number }).errno === ER_NO_SUCH_TABLE) {
         throw new MySqlStoreError('store_schema', 'mysql store: the database has no schema: run the migrations', { cause: error });
       }
-      if (!isServerError(error)) connection.destroy();
+      broken = !isServerError(error);
       throw MySqlStoreError.is(error) || isServerError(error) ? error : connectionFailure(error);
     } finally {
-      connection.release();
+      // Sessions run with autocommit off: end the read's transaction before the next user.
+      if (!broken) await connection.query({ sql: 'ROLLBACK', timeout: queryTimeout }).catch(() => (broken = true));
+      if (broken) connection.destroy();
+      else connection.release();
     }
   }
 
@@ -166,7 +170,9 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     if (!reused) {
       try {
         await connection.query({
-          sql: "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION', SESSION innodb_lock_wait_timeout = ?",
+          // autocommit off: the first statement of a unit opens its transaction, which saves the
+          // round trip of a START TRANSACTION per unit; COMMIT or ROLLBACK always ends it.
+          sql: "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION', SESSION innodb_lock_wait_timeout = ?, SESSION autocommit = 0",
           values: [lockWait],
           timeout: queryTimeout,
         });
@@ -213,7 +219,6 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
       }
     };
     try {
-      await control('START TRANSACTION');
       const result = await work(run);
       if (doomed) throw doomed;
       await control('COMMIT');
