@@ -106,25 +106,24 @@ export function certificateTimes(input: CertificateTimesInput): { refreshAfter: 
  * ```
  */
 export function assertCertificatePayload(payload: unknown): asserts payload is CertificatePayload {
-  const fail = (field: string, expected: string): never => {
-    throw new CertFormatError('invalid_payload', `payload.${field} must be ${expected}`);
-  };
   if (typeof payload !== 'object' || payload === null) throw new CertFormatError('invalid_payload', 'payload must be an object');
   const p = payload as Record<string, unknown>;
-  if (p.v !== 1) fail('v', '1');
-  for (const field of ['kid', 'product', 'license', 'plan', 'licensee', 'fingerprint'] as const) {
-    if (typeof p[field] !== 'string') fail(field, 'a string');
-  }
-  if (!Array.isArray(p.entitlements) || !p.entitlements.every((e) => typeof e === 'string')) {
-    fail('entitlements', 'an array of strings');
-  }
-  if (!isLicenseStatus(p.status)) fail('status', 'a license status');
-  for (const field of ['seats', 'issuedAt', 'refreshAfter', 'expiresAt'] as const) {
-    if (!int(p[field])) fail(field, 'an integer');
-  }
-  for (const field of ['paidUntil', 'validUntil', 'maxMajor'] as const) {
-    if (!intOrNull(p[field])) fail(field, 'an integer or null');
-  }
+  if (p.v !== 1) invalidField('v', '1');
+  for (const field of STRING_FIELDS) if (typeof p[field] !== 'string') invalidField(field, 'a string');
+  const entitlements = p.entitlements;
+  if (!Array.isArray(entitlements)) invalidField('entitlements', 'an array of strings');
+  for (const e of entitlements as unknown[]) if (typeof e !== 'string') invalidField('entitlements', 'an array of strings');
+  if (!isLicenseStatus(p.status)) invalidField('status', 'a license status');
+  for (const field of INTEGER_FIELDS) if (!int(p[field])) invalidField(field, 'an integer');
+  for (const field of NULLABLE_INTEGER_FIELDS) if (!intOrNull(p[field])) invalidField(field, 'an integer or null');
+}
+
+const STRING_FIELDS = ['kid', 'product', 'license', 'plan', 'licensee', 'fingerprint'] as const;
+const INTEGER_FIELDS = ['seats', 'issuedAt', 'refreshAfter', 'expiresAt'] as const;
+const NULLABLE_INTEGER_FIELDS = ['paidUntil', 'validUntil', 'maxMajor'] as const;
+
+function invalidField(field: string, expected: string): never {
+  throw new CertFormatError('invalid_payload', `payload.${field} must be ${expected}`);
 }
 
 /** @internal The payload JSON with the 16 fields in the spec's order (extra properties dropped). */

@@ -25,11 +25,20 @@ export interface CertificateSigner {
  */
 export function createCertificateSigner(privateKey: SigningPrivateKey): CertificateSigner {
   const key = importPrivateKey(privateKey);
+  // Scratch buffers reused across signs (a signer is used synchronously), so a sign allocates no
+  // intermediate byte buffers: JSON → UTF-8 → base64url text → ASCII bytes to sign.
+  let jsonBytes = Buffer.allocUnsafe(2048);
+  let inputBytes = Buffer.allocUnsafe(4096);
   return {
     sign(payload) {
       assertCertificatePayload(payload);
-      const signingInput = CERTIFICATE_PREFIX + Buffer.from(payloadJson(payload), 'utf8').toString('base64url');
-      const signature = nodeSign(null, Buffer.from(signingInput, 'latin1'), key);
+      const json = payloadJson(payload);
+      if (json.length * 3 > jsonBytes.length) jsonBytes = Buffer.allocUnsafe(json.length * 3);
+      const jsonLength = jsonBytes.write(json, 0, 'utf8');
+      const signingInput = CERTIFICATE_PREFIX + jsonBytes.toString('base64url', 0, jsonLength);
+      if (signingInput.length > inputBytes.length) inputBytes = Buffer.allocUnsafe(signingInput.length * 2);
+      const inputLength = inputBytes.write(signingInput, 0, 'latin1');
+      const signature = nodeSign(null, inputBytes.subarray(0, inputLength), key);
       return `${signingInput}.${signature.toString('base64url')}`;
     },
   };
