@@ -105,6 +105,41 @@ describe('license-key e-mails: one send per license at a time', () => {
   });
 });
 
+describe('license-key e-mails: vendor API', () => {
+  it("POST /licenses with sendEmail and send-key e-mail the key in the license's language", async () => {
+    const w = await createWorld({ defaultLocale: 'en' });
+    const plans = (await w.api('GET', `/products/${w.productId}/plans`)).body.data as { id: string; code: string }[];
+    const created = await w.api('POST', '/licenses', {
+      plan: plans.find((p) => p.code === 'lifetime')!.id,
+      email: 'Zoe@Example.com',
+      name: 'Zoé',
+      sendEmail: true,
+      locale: 'fr',
+    });
+    expect(created.status).toBe(201);
+    const [first] = await w.smtp.waitFor(1);
+    expect(first!.envelope.to).toEqual(['zoe@example.com']);
+    expect(first!.mail.subject).toBe('Votre clé de licence pour Acme Editor');
+    expect(first!.mail.text).toContain('Bonjour Zoé,');
+    expect(first!.mail.text).toContain(created.body.key);
+
+    expect((await w.api('POST', `/licenses/${created.body.id}/send-key`)).status).toBe(200);
+    const [, second] = await w.smtp.waitFor(2);
+    expect(second!.mail.headers.get('content-language')).toBe('fr');
+    expect(second!.mail.from?.value).toEqual([{ name: 'Acme Licensing', address: 'licenses@acme.test' }]);
+    expect(second!.mail.text).toContain(created.body.key);
+  });
+
+  it('without sendEmail no e-mail is sent', async () => {
+    const w = await createWorld();
+    const plans = (await w.api('GET', `/products/${w.productId}/plans`)).body.data as { id: string; code: string }[];
+    expect((await w.api('POST', '/licenses', { plan: plans.find((p) => p.code === 'lifetime')!.id, email: 'a@example.com' })).status).toBe(201);
+    await orderedLicense(w); // a later e-mail proves the first would have arrived before it
+    await w.smtp.waitFor(1);
+    expect(w.smtp.messages.map((m) => m.envelope.to[0])).toEqual(['grace@example.com']);
+  });
+});
+
 describe('license-key e-mails: closed account', () => {
   it('payments are still applied but no key is e-mailed', async () => {
     const w = await createWorld();
