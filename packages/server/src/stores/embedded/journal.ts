@@ -109,8 +109,15 @@ export async function removeSegments(dir: string, seq: number): Promise<void> {
   await syncDir(dir);
 }
 
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
+export async function syncDir(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+  } catch (error) {
+    // Windows cannot open a folder to fsync it; its file system makes new entries durable itself.
+    if (process.platform === 'win32' && ['EISDIR', 'EPERM', 'EACCES'].includes((error as NodeJS.ErrnoException).code ?? '')) return;
+    throw error;
+  }
   try {
     await handle.sync();
   } finally {

@@ -5,6 +5,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Storage } from 'unstorage';
 import { storeSchema } from '@svc-licensing/license-engine';
 import type { Collection } from '@svc-licensing/license-engine';
+import { syncDir } from './journal.js';
 import type { Row } from './tables.js';
 
 /**
@@ -114,8 +115,8 @@ export async function writeSnapshot(
     const path = (key: string) => join(syncBase, ...key.split(':'));
     for (const part of manifest.parts) await syncPath(path(part.key));
     await syncPath(path(manifestKey));
-    await syncPath(path(base));
-    await syncPath(join(syncBase, PREFIX));
+    await syncDir(path(base));
+    await syncDir(join(syncBase, PREFIX));
   }
   return { bytes };
 }
