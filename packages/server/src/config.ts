@@ -6,7 +6,14 @@ import type { MailConfig } from './mail/create-mailer.js';
  * table, so the help text and the README list the same names.
  */
 
-/** A configuration mistake: the CLI prints the message and exits with status 1. */
+/**
+ * A configuration mistake: the CLI prints the message and exits with status 1.
+ *
+ * @example
+ * ```ts
+ * try { serveConfig({ port: 'x' }, {}); } catch (error) { if (ConfigError.is(error)) console.error(error.message); }
+ * ```
+ */
 export class ConfigError extends Error {
   readonly code = 'config_error' as const;
   constructor(message: string) {
@@ -28,7 +35,14 @@ export interface OptionSpec {
   help: string;
 }
 
-/** Every option of every command, by name. */
+/**
+ * Every option of every command, by name.
+ *
+ * @example
+ * ```ts
+ * options.port.env; // 'SVC_PORT'
+ * ```
+ */
 export const options = {
   port: { flag: 'port', env: 'SVC_PORT', default: '8787', help: 'TCP port to listen on (0 picks a free one)' },
   host: { flag: 'host', env: 'SVC_HOST', default: '127.0.0.1', help: 'address to listen on (0.0.0.0 for every interface)' },
@@ -53,7 +67,14 @@ export const MASTER_KEY_ENV = 'SVC_MASTER_KEY';
 export type OptionName = keyof typeof options;
 export type Env = Record<string, string | undefined>;
 
-/** The value of an option: the flag, else its environment variable, else its default (empty counts as unset). */
+/**
+ * The value of an option: the flag, else its environment variable, else its default (empty counts as unset).
+ *
+ * @example
+ * ```ts
+ * optionValue('port', {}, { SVC_PORT: '9000' }); // '9000'
+ * ```
+ */
 export function optionValue(name: OptionName, flags: Record<string, unknown>, env: Env): string | undefined {
   const spec: OptionSpec = options[name];
   const flag = flags[name];
@@ -63,7 +84,14 @@ export function optionValue(name: OptionName, flags: Record<string, unknown>, en
   return spec.default;
 }
 
-/** Like `optionValue`, but missing is an error naming both ways to set it. */
+/**
+ * Like `optionValue`, but missing is an error naming both ways to set it.
+ *
+ * @example
+ * ```ts
+ * requiredValue('name', {}, {}); // throws ConfigError: missing --name (or SVC_ACCOUNT_NAME)
+ * ```
+ */
 export function requiredValue(name: OptionName, flags: Record<string, unknown>, env: Env): string {
   const value = optionValue(name, flags, env);
   if (value === undefined) throw new ConfigError(`missing --${options[name].flag} (or ${options[name].env})`);
@@ -93,7 +121,14 @@ export function chooseStore(flags: Record<string, unknown>, env: Env): StoreChoi
   throw new ConfigError(`unsupported database URL ${JSON.stringify(redactUrl(database))}: use mysql://... or memory:`);
 }
 
-/** The URL with its password replaced, for messages and logs. */
+/**
+ * The URL with its password replaced, for messages and logs.
+ *
+ * @example
+ * ```ts
+ * redactUrl('mysql://root:secret@db:3306/svc'); // 'mysql://root:***@db:3306/svc'
+ * ```
+ */
 export function redactUrl(url: string): string {
   return url.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
 }
