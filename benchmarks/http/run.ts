@@ -1,0 +1,157 @@
+// HTTP benchmark: validate and activate against MariaDB (one and two server processes), the
+// embedded store and a hello-JSON h3 route as references, and a list page over a million
+// licenses at page 1 and page 10,000. Needs `pnpm build`; run with `pnpm bench:http`
+// (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_LIST_LICENSES change the defaults).
+import { randomBytes } from 'node:crypto';
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { load } from './load.js';
+import type { LoadResult, LoadSpec } from './load.js';
+import { assertBuilt, runCli, startHello, startServer } from './processes.js';
+import type { Running } from './processes.js';
+import { bulkLoadLicenses, knownMachines, newMachines, seedLicenses } from './seed.js';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
+const LICENSES = 200;
+const LIST_TOTAL = Number(process.env['BENCH_LIST_LICENSES'] ?? 1_000_000);
+const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
+
+const results: { scenario: string; store: string; processes: number; result: LoadResult; cpu: string }[] = [];
+
+/** CPU seconds a process has used so far (Linux), or null elsewhere. */
+function cpuSeconds(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+const databasePid = (() => {
+  try {
+    return Number(execSync('pidof mariadbd || pidof mysqld', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split(' ')[0]) || null;
+  } catch {
+    return null;
+  }
+})();
+const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
+
+async function measure(scenario: string, store: string, servers: Running[], spec: LoadSpec, seconds = SECONDS): Promise<void> {
+  const urls = servers.map((s) => s.url);
+  await load(urls, spec, { connections: CONNECTIONS, seconds: 2 }); // warm-up: JIT, pools, caches
+  const pids = servers.map((s) => s.pid);
+  const before = { servers: pids.map(cpuSeconds), db: databasePid ? cpuSeconds(databasePid) : null, self: process.cpuUsage() };
+  const result = await load(urls, spec, { connections: CONNECTIONS, seconds });
+  // Where the two cores went: server processes, the database, and the load generator (this process).
+  const share = (used: number | null, was: number | null) => (used === null || was === null ? '?' : ((used - was) / seconds).toFixed(2));
+  const self = process.cpuUsage(before.self);
+  const cpu = [
+    `servers ${pids.map((pid, i) => share(cpuSeconds(pid), before.servers[i] ?? null)).join('+')}`,
+    store === 'MariaDB' ? `db ${share(databasePid ? cpuSeconds(databasePid) : null, before.db)}` : null,
+    `load ${((self.user + self.system) / 1e6 / seconds).toFixed(2)}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  results.push({ scenario, store, processes: servers.length, result, cpu });
+  log(`${scenario} ${store} x${servers.length}: ${result.requestsPerSecond} req/s, p99 ${result.p99} ms, failures ${result.failures}, cores: ${cpu}`);
+}
+
+const validate = (seeded: Awaited<ReturnType<typeof seedLicenses>>): LoadSpec => ({ method: 'POST', path: '/v1/licenses/validate', body: knownMachines(seeded) });
+const activate = (seeded: Awaited<ReturnType<typeof seedLicenses>>): LoadSpec => ({ method: 'POST', path: '/v1/licenses/activate', body: newMachines(seeded) });
+
+async function withAccount(storeArgs: string[], env: Record<string, string>): Promise<string> {
+  const out = await runCli(['account', 'create', '--name', 'Bench', '--owner-email', 'bench@bench.test', '--service-plan', 'unlimited', ...storeArgs], env);
+  return (JSON.parse(out) as { apiKey: string }).apiKey;
+}
+
+async function hello(): Promise<void> {
+  const server = await startHello();
+  try {
+    await measure('hello JSON (h3)', '-', [server], { method: 'GET', path: '/hello' });
+  } finally {
+    await server.stop();
+  }
+}
+
+async function embedded(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
+  const args = ['--data', join(dir, 'data')];
+  try {
+    const apiKey = await withAccount(args, {});
+    const server = await startServer(args, {});
+    try {
+      const seeded = await seedLicenses(server.url, apiKey, LICENSES);
+      await measure('validate', 'embedded', [server], validate(seeded));
+      await measure('activate (new machine)', 'embedded', [server], activate(seeded));
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function mysql(): Promise<void> {
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  const url = `${MYSQL}/${name}`;
+  const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
+  const admin = await createConnection({ uri: MYSQL });
+  try {
+    await runCli(['migrate', '--database', url], env);
+    const apiKey = await withAccount(['--database', url], env);
+    const one = await startServer(['--database', url], env);
+    let two: Running | null = null;
+    try {
+      const seeded = await seedLicenses(one.url, apiKey, LICENSES);
+      await measure('validate', 'MariaDB', [one], validate(seeded));
+      two = await startServer(['--database', url], env);
+      await measure('validate', 'MariaDB', [one, two], validate(seeded));
+      await measure('activate (new machine)', 'MariaDB', [one], activate(seeded));
+      await measure('activate (new machine)', 'MariaDB', [one, two], activate(seeded));
+      await two.stop();
+      two = null;
+
+      log(`bulk-loading ${LIST_TOTAL} licenses`);
+      let last = 0;
+      await bulkLoadLicenses(url, LIST_TOTAL, (done) => {
+        if (done - last >= 100_000) log(`  ${(last = done)}`);
+      });
+      const page = Math.min(10_000, Math.floor(LIST_TOTAL / 50));
+      const [rows] = await admin.query(`SELECT id FROM \`${name}\`.licenses ORDER BY id DESC LIMIT 1 OFFSET ?`, [(page - 1) * 50 - 1]);
+      const cursor = Buffer.from((rows as { id: string }[])[0]!.id, 'utf8').toString('base64url');
+      const auth = { authorization: `Bearer ${apiKey}` };
+      await measure(`list licenses, page 1 of ${LIST_TOTAL.toLocaleString('en')}`, 'MariaDB', [one], { method: 'GET', path: '/v1/licenses', headers: auth }, 5);
+      await measure(`list licenses, page ${page.toLocaleString('en')}`, 'MariaDB', [one], { method: 'GET', path: `/v1/licenses?cursor=${cursor}`, headers: auth }, 5);
+    } finally {
+      await two?.stop();
+      await one.stop();
+    }
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin.end();
+  }
+}
+
+function table(): string {
+  const lines = [
+    '| Scenario | Store | Server processes | Requests/s | p50 (ms) | p99 (ms) | Non-2xx/errors | Cores used |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const r of results) {
+    lines.push(`| ${r.scenario} | ${r.store} | ${r.processes} | ${r.result.requestsPerSecond.toLocaleString('en')} | ${r.result.p50} | ${r.result.p99} | ${r.result.failures} | ${r.cpu} |`);
+  }
+  return lines.join('\n');
+}
+
+assertBuilt();
+log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per run, load average ${loadavg()[0]!.toFixed(2)}`);
+await hello();
+await embedded();
+await mysql();
+const report = `${table()}\n\nLoad average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}.`;
+process.stdout.write(`${report}\n`);
