@@ -129,3 +129,31 @@ describe('decodeCertificate', () => {
     );
   });
 });
+
+describe('payload serialization', () => {
+  it('is byte for byte JSON.stringify of the 16 fields in spec order, for any strings and integers', () => {
+    const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('"', '\\', '\n', '\u2028', '\ud800', '\ud83d\ude80', 'é'));
+    const integer = fc.maxSafeInteger();
+    const nullable = fc.option(integer, { nil: null });
+    const statuses = ['active', 'past_due', 'canceled', 'perpetual', 'expired', 'suspended', 'refunded', 'revoked'] as const;
+    const payload = fc.record({
+      v: fc.constant(1 as const), kid: text, product: text, license: text, plan: text, entitlements: fc.array(text),
+      status: fc.constantFrom(...statuses), seats: integer, licensee: text, fingerprint: text,
+      paidUntil: nullable, validUntil: nullable, maxMajor: nullable, issuedAt: integer, refreshAfter: integer, expiresAt: fc.oneof(integer, fc.constant(-0)),
+    });
+    fc.assert(
+      fc.property(payload, (p) => {
+        const expected = JSON.stringify({
+          v: p.v, kid: p.kid, product: p.product, license: p.license, plan: p.plan, entitlements: p.entitlements, status: p.status,
+          seats: p.seats, licensee: p.licensee, fingerprint: p.fingerprint, paidUntil: p.paidUntil, validUntil: p.validUntil,
+          maxMajor: p.maxMajor, issuedAt: p.issuedAt, refreshAfter: p.refreshAfter, expiresAt: p.expiresAt,
+        });
+        const [, payloadPart] = encodePayload(p).split('.');
+        expect(payloadPart).toBe(Buffer.from(expected, 'utf8').toString('base64url'));
+        const signed = createCertificateSigner(TEST_SEED_K1).sign(p);
+        expect(signed.split('.')[1]).toBe(payloadPart);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
