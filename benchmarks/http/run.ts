@@ -98,7 +98,8 @@ async function embedded(): Promise<void> {
 
 async function mysql(): Promise<void> {
   const name = `bench_${randomBytes(6).toString('hex')}`;
-  const url = `${MYSQL}/${name}`;
+  // BENCH_DB_OPTIONS: store options for the servers' database URL, e.g. `poolSize=20`.
+  const url = `${MYSQL}/${name}${process.env['BENCH_DB_OPTIONS'] ? `?${process.env['BENCH_DB_OPTIONS']}` : ''}`;
   const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
   const admin = await createConnection({ uri: MYSQL });
   try {
@@ -118,7 +119,7 @@ async function mysql(): Promise<void> {
 
       log(`bulk-loading ${LIST_TOTAL} licenses`);
       let last = 0;
-      await bulkLoadLicenses(url, LIST_TOTAL, (done) => {
+      await bulkLoadLicenses(`${MYSQL}/${name}`, LIST_TOTAL, (done) => {
         if (done - last >= 100_000) log(`  ${(last = done)}`);
       });
       const page = Math.min(10_000, Math.floor(LIST_TOTAL / 50));
