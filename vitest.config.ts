@@ -10,6 +10,7 @@ const entries: Record<string, string> = {
   '@svc-licensing/cert-format': 'cert-format/src/index.ts',
   '@svc-licensing/cert-format/sign': 'cert-format/src/sign.ts',
   '@svc-licensing/verifier': 'verifier/src/index.ts',
+  '@svc-licensing/verifier/node': 'verifier/src/node.ts',
   '@svc-licensing/license-engine': 'license-engine/src/index.ts',
   '@svc-licensing/license-engine/testing': 'license-engine/src/testing.ts',
   '@svc-licensing/provider-webhooks': 'provider-webhooks/src/index.ts',

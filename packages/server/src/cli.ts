@@ -16,6 +16,7 @@ import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
 import { createApp } from './app.js';
 import { ConfigError, MASTER_KEY_ENV, chooseStore, mailSettings, optionValue, options, redactUrl, requiredValue, serveConfig } from './config.js';
 import type { Env, OptionName, OptionSpec, StoreChoice } from './config.js';
+import { ensureInitialAccount } from './initial-account.js';
 import { resolveMasterKey } from './master-key.js';
 import { createKeyEmailSender } from './key-email.js';
 import { createMailer } from './mail/create-mailer.js';
@@ -111,6 +112,10 @@ async function serve(flags: Record<string, unknown>, env: Env): Promise<void> {
     process.stderr.write(`error: the data folder cannot be written (${(error as Error)?.message ?? String(error)}); exiting\n`);
     process.exit(70);
   });
+  if (config.store.kind === 'embedded') {
+    const created = await ensureInitialAccount(engine, store, config.store.dataDir);
+    if (created) process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: 'initial account created', credentials: created })}\n`);
+  }
   const logError = (msg: string, error: unknown, context: Record<string, string>) =>
     process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg, ...context, error: (error as Error)?.message ?? String(error) })}\n`);
   const keyEmails = createKeyEmailSender({
