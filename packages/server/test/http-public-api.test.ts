@@ -1,17 +1,35 @@
 import { expect, it } from 'vitest';
 import * as server from '../src/index.js';
 
-it('exports exactly the public API of the HTTP layer (a rename or removal is a visible decision)', () => {
+it('exports exactly the public API of the server package (a rename or removal is a visible decision)', () => {
   expect(Object.keys(server).sort()).toEqual([
     'ApiError',
+    'ConfigError',
     'DEFAULT_BODY_LIMIT',
     'DEFAULT_RATE_LIMITS',
+    'ProviderAFetchError',
+    'WEBHOOK_BODY_LIMIT',
+    'buildKeyEmailMessage',
     'createApp',
+    'createEmbeddedStore',
+    'createFileMailer',
     'createJsonLogger',
+    'createKeyEmailSender',
+    'createMailer',
     'createMemoryRateLimitStore',
     'createOpenApiDocument',
+    'createProviderAClient',
+    'createSmtpMailer',
+    'createWebhookRoutes',
     'defineRoute',
+    'ensureInitialAccount',
     'listen',
+    'migrateDatabase',
+    'openEmbeddedStore',
+    'openStore',
+    'parseMasterKey',
+    'renderKeyEmail',
+    'resolveMasterKey',
     'statusForCode',
   ]);
   expect(server.DEFAULT_RATE_LIMITS).toEqual({ vendorPerAccount: 5000, clientPerKeyAndIp: 30, clientPerIp: 600, windowMs: 3_600_000 });
