@@ -116,6 +116,19 @@ describe('migrate', () => {
     }
   });
 
+  test('a mariadb:// URL works like mysql://', async () => {
+    const db = await fresh();
+    const url = db.url.replace(/^mysql:/, 'mariadb:');
+    expect((await migrate(url)).version).toBe(latest);
+    const store = createMySqlStore(url, { poolSize: 1 });
+    try {
+      await store.transaction((tx) => tx.insert('accounts', { id: 'acc_m' } as never));
+      expect(await store.transaction(async (tx) => (await tx.get('accounts', 'acc_m'))?.id)).toBe('acc_m');
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a URL without a database name is refused with a clear error', () => {
     expect(() => createMySqlStore(mysqlServerUrl)).toThrow(/names no database/);
   });
