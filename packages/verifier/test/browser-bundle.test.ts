@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Server } from 'node:http';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVectors } from '../../../test-vectors/load.js';
+import { BUNDLE, assertBrowserPrerequisites, closeServer, launchChromium, serveBundlePage, skipBrowserTests } from './support/chromium.js';
 
 // Loads the BUILT browser bundle (dist/browser, built by `pnpm build`) into Debian's headless
 // Chromium and checks every published vector in the page, with WebCrypto and with the noble fallback.
-const CHROMIUM = '/usr/bin/chromium';
-const BUNDLE = new URL('../dist/browser/', import.meta.url).pathname;
-const hasChromium = existsSync(CHROMIUM);
-const inCI = process.env.CI === 'true' || process.env.CI === '1';
 
 type Harness =
   | { error: string }
@@ -51,11 +47,7 @@ try {
 }
 </script>`;
 
-if (!hasChromium && !inCI) {
-  console.warn(`browser-bundle.test: SKIPPED, ${CHROMIUM} is missing (apt-get install chromium); under CI=true this fails instead.`);
-}
-
-describe.skipIf(!hasChromium && !inCI)('browser bundle in headless Chromium', () => {
+describe.skipIf(skipBrowserTests('browser-bundle.test'))('browser bundle in headless Chromium', () => {
   const vectors = loadVectors();
   const requested: string[] = [];
   let server: Server;
@@ -63,33 +55,17 @@ describe.skipIf(!hasChromium && !inCI)('browser bundle in headless Chromium', ()
   let origin: string;
 
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(`${CHROMIUM} is missing: the browser test cannot run under CI`);
-    if (!existsSync(join(BUNDLE, 'index.js'))) throw new Error(`${BUNDLE}index.js is missing: run pnpm build first`);
-    server = createServer((req, res) => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      requested.push(path);
-      if (path === '/') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
-      } else if (path === '/vectors.json') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(vectors));
-      } else if (/^\/[\w-]+\.js$/.test(path) && existsSync(join(BUNDLE, path))) {
-        res.writeHead(200, { 'content-type': extname(path) === '.js' ? 'text/javascript' : 'text/plain' }).end(readFileSync(join(BUNDLE, path)));
-      } else {
-        res.writeHead(404).end();
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    assertBrowserPrerequisites();
+    ({ server, origin } = await serveBundlePage(PAGE, {
+      extra: { '/vectors.json': { type: 'application/json', body: JSON.stringify(vectors) } },
+      onRequest: (path) => requested.push(path),
+    }));
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await closeServer(server);
   });
 
   it('verifies every vector with WebCrypto (auto) and then with the lazily loaded noble fallback', async () => {

@@ -1,18 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, startServer } from './sdk-harness.js';
+import { assertBrowserPrerequisites, closeServer, launchChromium, serveBundlePage, skipBrowserTests } from './support/chromium.js';
 
 // Runs the SDK from the BUILT browser bundle (dist/browser, built by `pnpm build`) in Debian's
 // headless Chromium against the real reference server. The page and the API are on different
 // origins (two ports), so every client call goes through the server's CORS answers.
-const CHROMIUM = '/usr/bin/chromium';
-const BUNDLE = new URL('../dist/browser/', import.meta.url).pathname;
-const hasChromium = existsSync(CHROMIUM);
-const inCI = process.env.CI === 'true' || process.env.CI === '1';
 
 // The page: plain JavaScript run by Chromium, importing the built bundle. `window.makeClient`
 // builds a client on localStorage whose clock is `window.testNow` (the test moves it with the server's).
@@ -32,10 +26,6 @@ try {
   window.ready = String(error && error.stack || error);
 }
 </script>`;
-
-if (!hasChromium && !inCI) {
-  console.warn(`sdk-browser.test: SKIPPED, ${CHROMIUM} is missing (apt-get install chromium); under CI=true this fails instead.`);
-}
 
 interface Config {
   baseUrl: string;
@@ -60,33 +50,20 @@ async function call(page: Page, config: Config, now: number, method: 'activate' 
   );
 }
 
-describe.skipIf(!hasChromium && !inCI)('SDK browser build in headless Chromium against the reference server', () => {
+describe.skipIf(skipBrowserTests('sdk-browser.test'))('SDK browser build in headless Chromium against the reference server', () => {
   let pages: Server;
   let browser: Browser;
   let origin: string;
 
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(`${CHROMIUM} is missing: the browser test cannot run under CI`);
-    if (!existsSync(join(BUNDLE, 'index.js'))) throw new Error(`${BUNDLE}index.js is missing: run pnpm build first`);
-    pages = createServer((req, res) => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      if (path === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-      else if (/^\/[\w-]+\.js$/.test(path) && existsSync(join(BUNDLE, path))) {
-        res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(BUNDLE, path)));
-      } else res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    assertBrowserPrerequisites();
+    ({ server: pages, origin } = await serveBundlePage(PAGE));
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => (pages ? pages.close(resolve) : resolve(undefined)));
+    await closeServer(pages);
   });
 
   it('activates, answers offline from localStorage, refreshes across origins, falls back offline, and deactivates', async () => {
