@@ -136,19 +136,35 @@ export async function activate(ctx: EngineContext, input: ActivateInput): Promis
   });
 }
 
-/** `POST /licenses/validate`: `not_activated` without an activation; records `lastSeenAt`. */
+/**
+ * How far `lastSeenAt` may lag behind the last validate: validate writes the activation only when
+ * `lastSeenAt` would move by more than this (or the platform or app version changed), so most
+ * validates only read. Activate always refreshes it.
+ *
+ * @example
+ * ```ts
+ * LAST_SEEN_RESOLUTION_MS; // 60000
+ * ```
+ */
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+/**
+ * `POST /licenses/validate`: `not_activated` without an activation; records `lastSeenAt` to within
+ * `LAST_SEEN_RESOLUTION_MS`.
+ */
 export async function validate(ctx: EngineContext, input: ValidateInput): Promise<{ certificate: string }> {
   const req = parse(input, false);
   return transact(ctx, async (tx) => {
     const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint);
     assertUsable(ctx, found);
-    if (!found.activation) throw new LicensingError('not_activated', 'this machine is not activated on the license');
-    await tx.update('activations', {
-      ...found.activation,
-      lastSeenAt: now(ctx),
-      platform: req.platform ?? found.activation.platform,
-      appVersion: req.appVersion ?? found.activation.appVersion,
-    });
+    const seen = found.activation;
+    if (!seen) throw new LicensingError('not_activated', 'this machine is not activated on the license');
+    const next = { ...seen, platform: req.platform ?? seen.platform, appVersion: req.appVersion ?? seen.appVersion };
+    // Coalesced: the hottest path writes only when lastSeenAt moves by more than the resolution (or details change).
+    const stale = ctx.clock.now() - timestampMs(seen.lastSeenAt) > LAST_SEEN_RESOLUTION_MS;
+    if (stale || next.platform !== seen.platform || next.appVersion !== seen.appVersion) {
+      await tx.update('activations', { ...next, lastSeenAt: now(ctx) });
+    }
     const { license, plan, product } = found;
     return { certificate: await issueCertificate(ctx, tx, { license, plan, product, fingerprint: req.fingerprint }) };
   });

@@ -12,7 +12,7 @@ import * as integrations from './integrations.js';
 import * as keyEmail from './key-email.js';
 import * as actions from './license-actions.js';
 import * as licenses from './licenses.js';
-import { applyPaymentCommand } from './payments.js';
+import { applyPaymentCommand, recordWebhookRejected } from './payments.js';
 import * as plans from './plans.js';
 import * as products from './products.js';
 import * as signingKeys from './signing-keys.js';
@@ -118,6 +118,7 @@ export function createLicenseEngine(deps: LicenseEngineDeps) {
     deactivate: b(client.deactivate),
     // Payments
     applyPaymentCommand: b(applyPaymentCommand),
+    recordWebhookRejected: b(recordWebhookRejected),
   };
 }
 

@@ -22,12 +22,13 @@ export { EXPORTS_PER_HOUR } from './signing-keys.js';
 export type { SigningKeyExport } from './signing-keys.js';
 export { KEY_EMAIL_RESERVATION_MS } from './key-email.js';
 export type { KeyEmail } from './key-email.js';
-export type { PaymentResult } from './payments.js';
+export type { PaymentResult, RejectedWebhook } from './payments.js';
 export type { AuditData } from './audit.js';
 export type { CreateProductInput } from './products.js';
 export type { CreatePlanInput, UpdatePlanInput } from './plans.js';
 export type { CreateLicenseInput, UpdateLicenseInput, LicenseFilters } from './licenses.js';
 export type { CreateIntegrationInput, UpdateIntegrationInput } from './integrations.js';
+export { LAST_SEEN_RESOLUTION_MS } from './client.js';
 export type { ActivateInput, ValidateInput, DeactivateInput } from './client.js';
 export type {
   ListView,

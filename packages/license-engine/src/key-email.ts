@@ -25,6 +25,8 @@ export interface KeyEmail {
   key: string;
   locale: Locale;
   product: { id: string; name: string };
+  /** Name of the license's plan, for the e-mail's plan line. */
+  planName: string;
   sender: { name: string | null; email: string | null; replyTo: string | null };
 }
 
@@ -78,6 +80,7 @@ export async function releaseKeyEmail(ctx: EngineContext, licenseId: string): Pr
 async function keyEmailOf(ctx: EngineContext, tx: StoreTx, license: LicenseRecord): Promise<KeyEmail> {
   const account = await loadAccount(tx, license.accountId);
   const product = await tx.get('products', license.productId);
+  const plan = await tx.get('plans', license.planId);
   return {
     licenseId: license.id,
     to: license.customerEmail,
@@ -85,6 +88,7 @@ async function keyEmailOf(ctx: EngineContext, tx: StoreTx, license: LicenseRecor
     key: new TextDecoder().decode(ctx.secrets.decrypt(license.keyEncrypted)),
     locale: license.locale,
     product: { id: license.productId, name: product?.name ?? '' },
+    planName: plan?.name ?? license.planCode,
     sender: { name: account.senderName, email: account.senderEmail, replyTo: account.replyTo },
   };
 }

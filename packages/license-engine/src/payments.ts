@@ -1,6 +1,6 @@
 import type { PaymentCommand } from './commands.js';
 import { LicensingError } from './errors.js';
-import type { ProcessedEventRecord } from './records.js';
+import type { ProcessedEventRecord, ProviderName } from './records.js';
 import { loadAccount } from './accounts.js';
 import { audit } from './audit.js';
 import type { EngineContext } from './_internal/context.js';
@@ -9,7 +9,7 @@ import type { Outcome, PaymentScope } from './_internal/payment-scope.js';
 import { onChargeback, onCustomerUpserted, onPurchase, onRefund } from './_internal/payment-orders.js';
 import { onSubscriptionChanged, onSubscriptionPaid } from './_internal/payment-subscriptions.js';
 import { eventOrderKey } from './_internal/time.js';
-import { asObject, invalid, requireString } from './_internal/validate.js';
+import { asObject, invalid, optionalString, requireString } from './_internal/validate.js';
 
 /** What a provider event did; `keyEmail` asks the host to e-mail a new license's key (already reserved). */
 export interface PaymentResult {
@@ -82,4 +82,44 @@ function dispatch(scope: PaymentScope, command: PaymentCommand): Promise<Outcome
     case 'ignored':
       return Promise.resolve({ result: 'ignored', detail: String(command.reason ?? 'event not handled'), licenseId: null, keyEmail: null });
   }
+}
+
+/** A webhook delivery whose processing was refused (see `recordWebhookRejected`). */
+export interface RejectedWebhook {
+  provider: ProviderName;
+  /** The provider's event name, `unknown` when the body could not be read. */
+  eventType: string;
+  /** What the delivery was answered, e.g. `key_email_in_progress`, `rate_limited`, `customer_unknown`, `error`. */
+  result: string;
+  detail: string;
+}
+
+/**
+ * Logs `webhook.received` for a delivery whose own transaction rolled back (409, 429, 500), in a
+ * transaction of its own, so every delivery leaves an audit event. Nothing else changes: the event
+ * is not marked processed and its retry is processed afresh. A deleted integration is a no-op.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await engine.applyPaymentCommand(integrationId, command);
+ * } catch (error) {
+ *   const result = LicensingError.is(error) ? error.code : 'error';
+ *   await engine.recordWebhookRejected(integrationId, { provider: command.provider, eventType: command.eventType, result, detail: String(error) });
+ *   throw error;
+ * }
+ * ```
+ */
+export async function recordWebhookRejected(ctx: EngineContext, integrationId: string, entry: RejectedWebhook): Promise<void> {
+  const body = asObject(entry, 'entry');
+  const provider = requireString(body.provider, 'provider', 20);
+  const eventType = requireString(body.eventType, 'eventType', 200);
+  const result = requireString(body.result, 'result', 100);
+  const detail = (optionalString(body.detail, 'detail', 100_000) ?? '').slice(0, 1000);
+  await transact(ctx, async (tx) => {
+    const integration = typeof integrationId === 'string' && integrationId !== '' ? await tx.get('integrations', integrationId) : null;
+    if (!integration) return;
+    if (provider !== integration.provider) invalid(`integration ${integrationId} is a ${integration.provider} integration`);
+    await audit(ctx, tx, { accountId: integration.accountId, type: 'webhook.received', licenseId: null, data: { provider, eventType, result, detail } });
+  });
 }

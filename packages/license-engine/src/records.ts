@@ -156,6 +156,7 @@ export interface ActivationRecord {
   platform: string | null;
   appVersion: string | null;
   createdAt: Timestamp;
+  /** Last activate or validate, to within `LAST_SEEN_RESOLUTION_MS` (60 s): validate writes only when it moves further. */
   lastSeenAt: Timestamp;
 }
 

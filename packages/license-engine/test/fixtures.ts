@@ -178,3 +178,26 @@ export function verifyCertificate(certificate: string, publicKey: string): Recor
 
 /** Unix seconds of an ISO instant. */
 export const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/** A real store that also records every write (collection and operation), to see which operations only read. */
+export function recordWrites(inner: Store): { store: Store; writes: string[] } {
+  const writes: string[] = [];
+  const store: Store = {
+    close: () => inner.close(),
+    transaction: (work) =>
+      inner.transaction((tx) =>
+        work({
+          ...tx,
+          get: tx.get.bind(tx),
+          findOne: tx.findOne.bind(tx),
+          findMany: tx.findMany.bind(tx),
+          count: tx.count.bind(tx),
+          page: tx.page.bind(tx),
+          insert: (collection, record) => (writes.push(`insert ${collection}`), tx.insert(collection, record)),
+          update: (collection, record) => (writes.push(`update ${collection}`), tx.update(collection, record)),
+          delete: (collection, id) => (writes.push(`delete ${collection}`), tx.delete(collection, id)),
+        }),
+      ),
+  };
+  return { store, writes };
+}

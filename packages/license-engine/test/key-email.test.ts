@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Catalog, TestEngine } from './fixtures.js';
-import { codeOf, createCatalog, createTestEngine, paid } from './fixtures.js';
+import { changed, codeOf, createCatalog, createTestEngine, paid } from './fixtures.js';
 
 let t: TestEngine;
 let c: Catalog;
@@ -29,8 +29,16 @@ describe('license-key e-mails', () => {
       key: license.key,
       locale: 'fr',
       product: { id: c.product.id, name: 'Acme Editor' },
+      planName: c.plans.pro.name,
       sender: { name: 'Acme Sales', email: 'sales@acme.test', replyTo: null },
     });
+  });
+
+  it("carries the plan's current name, for the e-mail's plan line", async () => {
+    const { licenseId } = (await buy(1)).keyEmail!;
+    await t.engine.releaseKeyEmail(licenseId);
+    await t.engine.updatePlan(c.account.id, c.plans.pro.id, { name: 'Pro (yearly)' });
+    expect((await t.engine.reserveKeyEmail(c.account.id, licenseId)).planName).toBe('Pro (yearly)');
   });
 
   it('only one send per license runs at a time; release ends it; an abandoned one expires after a minute', async () => {
@@ -68,5 +76,54 @@ describe('license-key e-mails', () => {
     expect(await codeOf(t.engine.createLicense(c.account.id, { plan: c.plans.lifetime.id, email: 'n@example.test', sendEmail: true }))).toBe('rate_limited');
     await t.engine.revokeLicense(c.account.id, license.id);
     expect(await codeOf(t.engine.reserveKeyEmail(c.account.id, license.id))).toBe('conflict');
+  });
+});
+
+describe('license-key e-mails: re-subscription', () => {
+  const expire = (n: number) =>
+    t.engine.applyPaymentCommand(
+      c.providerB.id,
+      changed({ subscriptionId: `sub_${n}`, status: 'expired', occurredAt: '2030-03-01T00:00:00Z', customer: { providerCustomerId: null, email: `c${n}@example.test`, name: `C ${n}` } }),
+    );
+  const resubscribe = (eventId = 'evt_resub') =>
+    t.engine.applyPaymentCommand(
+      c.providerB.id,
+      paid({ eventId, subscriptionId: 'sub_again', occurredAt: '2030-04-01T00:00:00Z', paidUntil: '2030-05-01T00:00:00Z', customer: { providerCustomerId: null, email: 'c1@example.test', name: 'C 1' } }),
+    );
+
+  it('re-subscribing after expiry e-mails the same key again', async () => {
+    const first = await buy(1);
+    await t.engine.releaseKeyEmail(first.licenseId!);
+    await expire(1);
+    t.clock.set('2030-04-01T00:00:00Z');
+    const again = await resubscribe();
+    expect(again).toMatchObject({ result: 'processed', licenseId: first.licenseId, keyEmail: { licenseId: first.licenseId } });
+    const mail = await t.engine.getKeyEmail(first.licenseId!);
+    expect(mail.key).toBe((await t.engine.getLicense(c.account.id, first.licenseId!)).key);
+  });
+
+  it('while a send for that license is in progress, the re-subscription is key_email_in_progress and changes nothing; its retry after release is processed', async () => {
+    const first = await buy(1);
+    await t.engine.releaseKeyEmail(first.licenseId!);
+    await expire(1);
+    t.clock.set('2030-04-01T00:00:00Z');
+    await t.engine.reserveKeyEmail(c.account.id, first.licenseId!); // a send-key in progress
+    expect(await codeOf(resubscribe())).toBe('key_email_in_progress');
+    const held = await t.engine.getLicense(c.account.id, first.licenseId!);
+    expect([held.status, held.paidUntil]).toEqual(['expired', '2030-02-15T09:00:00Z']);
+
+    await t.engine.releaseKeyEmail(first.licenseId!);
+    const retry = await resubscribe(); // same event ID: not marked processed by the refused delivery
+    expect(retry).toMatchObject({ result: 'processed', licenseId: first.licenseId, keyEmail: { licenseId: first.licenseId } });
+    expect((await t.engine.getLicense(c.account.id, first.licenseId!)).status).toBe('active');
+  });
+
+  it('in a closed account the re-subscription is applied but no key is e-mailed', async () => {
+    const first = await buy(1);
+    await t.engine.releaseKeyEmail(first.licenseId!);
+    await expire(1);
+    await t.engine.closeAccount(c.account.id);
+    t.clock.set('2030-04-01T00:00:00Z');
+    expect(await resubscribe()).toMatchObject({ result: 'processed', licenseId: first.licenseId, keyEmail: null });
   });
 });

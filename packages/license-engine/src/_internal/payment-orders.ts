@@ -1,10 +1,9 @@
 import type { ChargebackCommand, CustomerUpsertedCommand, PurchaseCompletedCommand, RefundedCommand } from '../commands.js';
 import type { LicenseRecord } from '../records.js';
 import { upsertCustomer } from '../customers.js';
-import { now } from './context.js';
 import { insertLicense } from './new-license.js';
 import type { Outcome, PaymentScope } from './payment-scope.js';
-import { ignored, keyEmailFor, licenseOfSubscription, mappedPlan, processed, quantityOf, resolveCustomer } from './payment-scope.js';
+import { ignored, keyEmailFor, licenseOfSubscription, mappedPlan, processed, quantityOf, rememberProviderCustomer, resolveCustomer } from './payment-scope.js';
 import { saveLicense, withStatus } from './status.js';
 import { requireEmail, requireString } from './validate.js';
 
@@ -13,21 +12,7 @@ export async function onCustomerUpserted(s: PaymentScope, cmd: CustomerUpsertedC
   const providerCustomerId = requireString(cmd.customer?.providerCustomerId, 'customer.providerCustomerId', 200);
   const email = requireEmail(cmd.customer.email, 'customer.email');
   const name = cmd.customer.name ?? null;
-  const at = now(s.ctx);
-  const mapping = await s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId }, { lock: true });
-  if (mapping) await s.tx.update('providerCustomers', { ...mapping, email, name, updatedAt: at });
-  else {
-    await s.tx.insert('providerCustomers', {
-      id: s.ctx.ids.next('pcu'),
-      accountId: s.account.id,
-      integrationId: s.integration.id,
-      providerCustomerId,
-      email,
-      name,
-      createdAt: at,
-      updatedAt: at,
-    });
-  }
+  await rememberProviderCustomer(s, providerCustomerId, email, name);
   const customer = await upsertCustomer(s.ctx, s.tx, s.account.id, email, name);
   return processed(`provider customer ${providerCustomerId} is ${customer.id}`, null);
 }

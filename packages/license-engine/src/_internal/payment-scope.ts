@@ -6,11 +6,12 @@ import type { StoreTx } from '../store.js';
 import { upsertCustomer } from '../customers.js';
 import { reserveKeyEmailIn } from '../key-email.js';
 import type { EngineContext } from './context.js';
+import { now } from './context.js';
 import { validUntilOf } from './effective.js';
 import { insertLicense } from './new-license.js';
 import { timestampMs } from './time.js';
 import { saveLicense, withStatus } from './status.js';
-import { invalid, requireEmail } from './validate.js';
+import { invalid, requireEmail, requireString } from './validate.js';
 
 /** Everything a payment handler works on: one transaction, one integration, one event. */
 export interface PaymentScope {
@@ -45,13 +46,45 @@ export async function mappedPlan(s: PaymentScope, priceId: string): Promise<Plan
   return code === undefined ? null : s.tx.findOne('plans', { productId: s.product.id, code });
 }
 
-/** The customer an event is about: by e-mail, else by the mapped provider customer ID (`customer_unknown` until mapped). */
+/**
+ * The customer an event is about: by e-mail, else by the mapped provider customer ID (`customer_unknown`
+ * until mapped). A ref with both an e-mail and a provider customer ID (a provider_a customer the host
+ * fetched with the integration's API key) also saves the mapping, so later events need no fetch.
+ */
 export async function resolveCustomer(s: PaymentScope, ref: CustomerRef): Promise<CustomerRecord> {
-  if (ref.email) return upsertCustomer(s.ctx, s.tx, s.account.id, requireEmail(ref.email, 'customer.email'), ref.name ?? null);
+  if (ref.email) {
+    const email = requireEmail(ref.email, 'customer.email');
+    if (ref.providerCustomerId) await rememberProviderCustomer(s, requireString(ref.providerCustomerId, 'customer.providerCustomerId', 200), email, ref.name ?? null);
+    return upsertCustomer(s.ctx, s.tx, s.account.id, email, ref.name ?? null);
+  }
   if (!ref.providerCustomerId) invalid('the event names no customer');
   const mapping = await s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId: ref.providerCustomerId });
   if (!mapping) throw new LicensingError('customer_unknown', `provider customer ${ref.providerCustomerId} is not known yet`);
   return upsertCustomer(s.ctx, s.tx, s.account.id, mapping.email, ref.name ?? mapping.name);
+}
+
+/**
+ * Maps a provider customer ID to an e-mail in this integration (inserted, or updated when the e-mail or
+ * name changed; an unchanged mapping is not rewritten).
+ */
+export async function rememberProviderCustomer(s: PaymentScope, providerCustomerId: string, email: string, name: string | null): Promise<void> {
+  const at = now(s.ctx);
+  const mapping = await s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId }, { lock: true });
+  if (mapping) {
+    const next = { ...mapping, email, name };
+    if (next.email !== mapping.email || next.name !== mapping.name) await s.tx.update('providerCustomers', { ...next, updatedAt: at });
+    return;
+  }
+  await s.tx.insert('providerCustomers', {
+    id: s.ctx.ids.next('pcu'),
+    accountId: s.account.id,
+    integrationId: s.integration.id,
+    providerCustomerId,
+    email,
+    name,
+    createdAt: at,
+    updatedAt: at,
+  });
 }
 
 /** The license following a provider subscription in this product, locked; null when none does. */
@@ -68,8 +101,8 @@ export function quantityOf(value: unknown): number | null {
 
 /**
  * A license for a new subscription: the customer's earlier, ended subscription license of the same
- * plan is reused (same key and machines) when there is one, else a new license is created and its key
- * e-mail reserved (unless the account is closed).
+ * plan is reused (same key and machines) when there is one, else a new license is created. Either way
+ * the key e-mail is reserved (unless the account is closed).
  */
 export async function subscriptionLicense(
   s: PaymentScope,
@@ -89,7 +122,8 @@ export async function subscriptionLicense(
       lastEventKey: s.key,
     };
     await saveLicense(s.ctx, s.tx, previous, next, s.integration.provider);
-    return processed(`subscription ${input.subscriptionId} reuses the customer's license`, previous.id);
+    // The customer paid again and expects the key: e-mailed again (a send in progress is `key_email_in_progress`).
+    return processed(`subscription ${input.subscriptionId} reuses the customer's license`, previous.id, await keyEmailFor(s, next));
   }
   const { license } = await insertLicense(s.ctx, s.tx, {
     product: s.product,

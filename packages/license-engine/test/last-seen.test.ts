@@ -1,0 +1,69 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { LAST_SEEN_RESOLUTION_MS, createMemoryStore } from '@svc-licensing/license-engine';
+import type { LicenseDetailView } from '@svc-licensing/license-engine';
+import type { Catalog, TestEngine } from './fixtures.js';
+import { START, createCatalog, createTestEngine, fingerprint, recordWrites } from './fixtures.js';
+
+let t: TestEngine;
+let c: Catalog;
+let writes: string[];
+let license: LicenseDetailView;
+
+beforeEach(async () => {
+  const recorded = recordWrites(createMemoryStore());
+  writes = recorded.writes;
+  t = createTestEngine({ store: recorded.store });
+  c = await createCatalog(t);
+  ({ license } = await t.engine.createLicense(c.account.id, { plan: c.plans.pro.id, email: 'ann@example.test', paidUntil: '2030-02-15T10:00:00Z' }));
+  await t.engine.activate({ product: c.product.id, key: license.key, fingerprint: fingerprint(1), platform: 'linux', appVersion: '1.0.0' });
+  writes.length = 0;
+});
+
+const validate = (over: Record<string, unknown> = {}) =>
+  t.engine.validate({ product: c.product.id, key: license.key, fingerprint: fingerprint(1), platform: 'linux', appVersion: '1.0.0', ...over });
+const lastSeen = async () => (await t.engine.getLicense(c.account.id, license.id)).activations[0]?.lastSeenAt;
+const at = (ms: number) => new Date(Date.parse(START) + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+describe('validate: lastSeenAt is coalesced to one minute', () => {
+  it('the resolution is 60 seconds', () => {
+    expect(LAST_SEEN_RESOLUTION_MS).toBe(60_000);
+  });
+
+  it('writes nothing while lastSeenAt would move by 60 s or less, and records it once it would move further', async () => {
+    t.clock.advance(30_000);
+    await validate();
+    t.clock.advance(30_000); // exactly 60 s after the last recorded time
+    await validate();
+    expect(writes).toEqual([]);
+    expect(await lastSeen()).toBe(START);
+
+    t.clock.advance(1_000);
+    await validate();
+    expect(writes).toEqual(['update activations']);
+    expect(await lastSeen()).toBe(at(61_000));
+
+    // The next window counts from the time just recorded.
+    writes.length = 0;
+    t.clock.advance(60_000);
+    await validate();
+    expect(writes).toEqual([]);
+    t.clock.advance(1_000);
+    await validate();
+    expect(writes).toEqual(['update activations']);
+    expect(await lastSeen()).toBe(at(122_000));
+  });
+
+  it('a new platform or app version is written at once, with the current time', async () => {
+    t.clock.advance(5_000);
+    await validate({ appVersion: '1.1.0' });
+    expect(writes).toEqual(['update activations']);
+    const [activation] = (await t.engine.getLicense(c.account.id, license.id)).activations;
+    expect([activation?.appVersion, activation?.lastSeenAt]).toEqual(['1.1.0', at(5_000)]);
+  });
+
+  it('activate always refreshes lastSeenAt', async () => {
+    t.clock.advance(10_000);
+    await t.engine.activate({ product: c.product.id, key: license.key, fingerprint: fingerprint(1) });
+    expect(await lastSeen()).toBe(at(10_000));
+  });
+});
