@@ -10,8 +10,9 @@ export interface KeyEmailData {
   key: string;
   locale: Locale;
   product: { id: string; name: string };
+  /** The license's plan name: the e-mail's plan line. */
+  planName: string;
   sender: { name: string | null; email: string | null; replyTo: string | null };
-  planName?: string | null;
 }
 
 /** The engine operations the key e-mail needs: reservation with budget, content, release. */
@@ -75,7 +76,7 @@ export function createKeyEmailSender(options: KeyEmailSenderOptions): KeyEmailSe
             customerEmail: data.to,
             customerName: data.customerName,
             productName: data.product.name,
-            planName: data.planName ?? null,
+            planName: data.planName,
             senderName: data.sender.name,
             senderEmail: data.sender.email,
             replyTo: data.sender.replyTo,

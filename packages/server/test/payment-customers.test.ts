@@ -57,6 +57,26 @@ describe('customers of payment events', () => {
     expect((await w.smtp.waitFor(1))[0]!.envelope.to).toEqual(['ada@example.com']);
   });
 
+  it('provider_a: a fetched customer is remembered, so a later event of that customer fetches nothing', async () => {
+    api = await startProviderAApi();
+    api.customers.set(CUSTOMER, { apiKey: PROVIDER_A_API_KEY, email: 'ada@example.com', name: 'Ada Lovelace' });
+    const w = await createWorld({ providerAApiUrl: api.baseUrl, providerAApiKey: true });
+    expect((await w.deliver('provider_a', 'transaction.completed')).body.result).toBe('processed');
+    expect(api.requests).toHaveLength(1);
+
+    // Another purchase of the same customer (a new subscription) names only the customer ID again.
+    const second = await w.deliver('provider_a', 'transaction.completed.subscription');
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body.result).toBe('processed');
+    expect(api.requests).toHaveLength(1);
+    const licenses = await w.licenses();
+    expect(licenses.map((l) => [l.plan, l.customer.email])).toEqual([
+      ['lifetime', 'ada@example.com'],
+      ['pro', 'ada@example.com'],
+    ]);
+    expect(await customers(w)).toHaveLength(1);
+  });
+
   it('provider_a: when the lookup fails the delivery gets 500 and the provider retry succeeds', async () => {
     api = await startProviderAApi();
     api.customers.set(CUSTOMER, { apiKey: PROVIDER_A_API_KEY, email: 'ada@example.com', name: null });

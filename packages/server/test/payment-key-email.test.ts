@@ -105,6 +105,20 @@ describe('license-key e-mails: one send per license at a time', () => {
   });
 });
 
+describe('license-key e-mails: content', () => {
+  it("names the license's plan", async () => {
+    const w = await createWorld();
+    w.clock.set('2024-06-05T12:00:00Z');
+    await w.deliver('provider_b', 'subscription_created'); // plan `pro`, named "Pro"
+    await w.deliver('provider_b', 'order_created'); // plan `lifetime`, named "Lifetime"
+    const mails = await w.smtp.waitFor(2);
+    const texts = mails.map((m) => m.mail.text ?? '');
+    expect(texts.filter((t) => t.includes('Plan: Pro\n'))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes('Plan: Lifetime\n'))).toHaveLength(1);
+    expect(mails.every((m) => String(m.mail.html).includes('Plan: '))).toBe(true);
+  });
+});
+
 describe('license-key e-mails: vendor API', () => {
   it("POST /licenses with sendEmail and send-key e-mail the key in the license's language", async () => {
     const w = await createWorld({ defaultLocale: 'en' });

@@ -193,6 +193,39 @@ describe('subscriptions (provider_a)', () => {
     expect(licenses).toHaveLength(1);
     expect(await get(w, license.id)).toMatchObject({ status: 'active', key: license.key, paidUntil: '2024-08-01T08:58:00Z' });
   });
+
+  it('re-subscribing e-mails the same key again; while another key e-mail of that license is sending it answers 409 and the retry is processed', async () => {
+    const w = await createWorld();
+    const license = await subscribe(w);
+    await w.smtp.waitFor(1);
+    w.clock.set('2024-05-12T11:00:00Z');
+    await w.deliver('provider_a', 'subscription.canceled');
+    w.clock.set('2024-07-01T09:00:00Z');
+    const again = renewal('evt_resub', '2024-07-01T08:59:00.000000Z', '2024-07-01T08:58:00Z', '2024-08-01T08:58:00Z');
+    again.data.subscription_id = 'sub_second_subscription';
+
+    const held = w.smtp.hold();
+    const sendKey = w.api('POST', `/licenses/${license.id}/send-key`);
+    await held.arrived;
+    const busy = await w.deliver('provider_a', again);
+    expect(busy.status).toBe(409);
+    expect(busy.body.error.code).toBe('key_email_in_progress');
+    expect(await get(w, license.id)).toMatchObject({ status: 'canceled', paidUntil: '2024-05-12T10:37:59Z' });
+    const audit = await w.events('webhook.received');
+    expect(audit.at(-1)?.data).toMatchObject({ provider: 'provider_a', eventType: 'transaction.completed', result: 'key_email_in_progress' });
+    held.release();
+    expect((await sendKey).status).toBe(200);
+
+    // The event was not marked processed: the provider's retry applies it and e-mails the key.
+    const retry = await w.deliver('provider_a', again);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ result: 'processed', keyEmail: 'sent' });
+    expect(await get(w, license.id)).toMatchObject({ status: 'active', key: license.key, paidUntil: '2024-08-01T08:58:00Z' });
+    const mails = await w.smtp.waitFor(3);
+    expect(mails.map((m) => m.envelope.to[0])).toEqual(['ada@example.com', 'ada@example.com', 'ada@example.com']);
+    expect(mails[2]!.mail.text).toContain(license.key);
+    expect(await w.licenses()).toHaveLength(1);
+  });
 });
 
 describe('subscriptions (provider_b)', () => {

@@ -31,7 +31,6 @@ export interface WebhookReply {
 const PROVIDERS: readonly string[] = ['provider_a', 'provider_b'];
 
 type Engine = RouteServices['engine'];
-type RejectedRecorder = (integrationId: string, entry: { provider: ProviderName; eventType: string; result: string; detail: string }) => Promise<void>;
 
 /**
  * `POST /v1/webhooks/{provider}/{integrationId}`: the payment-provider receiver. Order: integration
@@ -203,11 +202,9 @@ async function recordRejected(
   detail: string,
   report: (error: unknown, integrationId: string, what: string) => void,
 ): Promise<void> {
-  // Optional engine operation (writes `webhook.received` in its own transaction); see docs/decisions.md.
-  const recorder = (engine as unknown as { recordWebhookRejected?: RejectedRecorder }).recordWebhookRejected;
-  if (!recorder) return;
+  // `webhook.received` in a transaction of its own: the delivery's transaction rolled back.
   try {
-    await recorder.call(engine, integrationId, { provider, eventType, result, detail });
+    await engine.recordWebhookRejected(integrationId, { provider, eventType, result, detail });
   } catch (error) {
     report(error, integrationId, 'audit of a rejected delivery');
   }
