@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { createProduct } from './helpers/fixtures.js';
-import { createHarness, describeBothWays, PUBLIC_BASE_URL } from './helpers/harness.js';
+import { createHarness, describeEverySetup, PUBLIC_BASE_URL } from './helpers/harness.js';
 
-describeBothWays('integrations, API keys and the account over HTTP', (mode) => {
+describeEverySetup('integrations, API keys and the account over HTTP', (setup) => {
   it('creates integrations with write-only secrets and a webhookUrl under the public base URL', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const product = await createProduct(h);
     const created = await h.api('POST', '/integrations', {
       provider: 'provider_a', product: product.id, webhookSecret: 'whsec_very_secret', apiKey: 'pa_api_secret', priceMap: { pri_1: 'pro' },
@@ -37,7 +37,7 @@ describeBothWays('integrations, API keys and the account over HTTP', (mode) => {
   });
 
   it('creates an API key shown once, lists it by prefix, and a revoked key gets 401', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const created = await h.api('POST', '/api-keys', { name: 'CI' });
     expect(created.status).toBe(201);
     expect(created.body.key).toMatch(/^svc_sk_.{32}$/);
@@ -57,7 +57,7 @@ describeBothWays('integrations, API keys and the account over HTTP', (mode) => {
   });
 
   it('reads and updates the account, usage, billing and the sender domain; owner-only sender-domain calls answer 400', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const account = await h.api('GET', '/account');
     expect(account.status).toBe(200);
     expect(account.body).toMatchObject({ name: 'Vendor', defaultLocale: 'en' });
@@ -89,7 +89,7 @@ describeBothWays('integrations, API keys and the account over HTTP', (mode) => {
   });
 
   it('answers 402 plan_limit when a product is beyond the service plan', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const free = await h.newAccount('free');
     const as = { key: free.apiKey };
     const usage = (await h.api('GET', '/account/usage', undefined, as)).body;

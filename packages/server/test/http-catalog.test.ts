@@ -1,12 +1,12 @@
 import { expect, it } from 'vitest';
 import { createPlan, createProduct } from './helpers/fixtures.js';
-import { createHarness, describeBothWays } from './helpers/harness.js';
+import { createHarness, describeEverySetup } from './helpers/harness.js';
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-describeBothWays('products, signing keys and plans over HTTP', (mode) => {
+describeEverySetup('products, signing keys and plans over HTTP', (setup) => {
   it('creates, lists, reads and updates products; creation also creates the active key k1', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const product = await createProduct(h);
     expect(product).toMatchObject({ name: 'Acme Editor', keyPrefix: 'ACME', graceDays: 3, offlineDays: 14 });
     expect(product.id).toMatch(/^prd_/);
@@ -30,7 +30,7 @@ describeBothWays('products, signing keys and plans over HTTP', (mode) => {
   });
 
   it('pages lists 50 at a time with an opaque cursor, and refuses an invalid cursor', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const product = await createProduct(h);
     for (let i = 0; i < 51; i++) await createPlan(h, product.id, { code: `plan-${i}` });
     const first = await h.api('GET', `/products/${product.id}/plans`);
@@ -47,7 +47,7 @@ describeBothWays('products, signing keys and plans over HTTP', (mode) => {
   });
 
   it('rotates signing keys: pending, conflict on a second pending, activate retires the old one, retired cannot be activated', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const product = await createProduct(h);
     const pending = await h.api('POST', `/products/${product.id}/keys`);
     expect(pending.status).toBe(201);
@@ -69,7 +69,7 @@ describeBothWays('products, signing keys and plans over HTTP', (mode) => {
   });
 
   it('refuses the owner-only key export with an API key: 400 owner_session_required, no private key in the answer', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const product = await createProduct(h);
     const res = await h.api('POST', `/products/${product.id}/keys/export`);
     expect(res.status).toBe(400);
@@ -80,7 +80,7 @@ describeBothWays('products, signing keys and plans over HTTP', (mode) => {
   });
 
   it('creates plans with defaults, refuses a duplicate code, updates without touching code and kind', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const product = await createProduct(h);
     const trial = await h.api('POST', `/products/${product.id}/plans`, { code: 'trial', kind: 'trial' });
     expect(trial.status).toBe(201);
@@ -101,7 +101,7 @@ describeBothWays('products, signing keys and plans over HTTP', (mode) => {
   });
 
   it('names the invalid field of a refused body and creates nothing', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const product = await createProduct(h);
     const bad = await h.api('POST', `/products/${product.id}/plans`, { code: 'pro', kind: 'subscription', offlineDays: 400 });
     expect(bad.status).toBe(400);

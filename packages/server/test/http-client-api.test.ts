@@ -1,7 +1,7 @@
 import { verifyCertificate } from '@svc-licensing/verifier';
 import { expect, it } from 'vitest';
 import { createPlan, createProduct, fingerprint, licensed } from './helpers/fixtures.js';
-import { createHarness, describeBothWays, type Harness } from './helpers/harness.js';
+import { createHarness, describeEverySetup, type Harness } from './helpers/harness.js';
 import { opensslVerifiesCertificate } from './helpers/openssl.js';
 
 async function publicKeys(h: Harness, productId: string): Promise<Record<string, string>> {
@@ -9,9 +9,9 @@ async function publicKeys(h: Harness, productId: string): Promise<Record<string,
   return Object.fromEntries(keys.body.data.map((k: any) => [k.kid, k.publicKey]));
 }
 
-describeBothWays('client API over HTTP', (mode) => {
+describeEverySetup('client API over HTTP', (setup) => {
   it('activates, validates and deactivates; certificates verify with the verifier and with openssl', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { product, license } = await licensed(h);
     const fp = fingerprint(product.id, 1);
     const activated = await h.client('activate', { product: product.id, key: license.key, fingerprint: fp, name: 'Laptop', platform: 'linux', appVersion: '1.2.0' });
@@ -46,7 +46,7 @@ describeBothWays('client API over HTTP', (mode) => {
   });
 
   it('signs with the newly activated key after a rotation, verifiable by openssl', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { product, license } = await licensed(h);
     await h.api('POST', `/products/${product.id}/keys`);
     await h.api('POST', `/products/${product.id}/keys/k2/activate`);
@@ -60,7 +60,7 @@ describeBothWays('client API over HTTP', (mode) => {
   });
 
   it('answers the spec codes: unknown_product, unknown_key, activation_limit, license_* and license_expired', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { product, license } = await licensed(h, {}, { maxActivations: 1 });
     const call = (body: object) => h.client('activate', { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1), ...body });
     const expectError = async (res: Promise<any>, status: number, code: string) => {
@@ -80,7 +80,7 @@ describeBothWays('client API over HTTP', (mode) => {
       if (action === 'suspend') await h.api('POST', `/licenses/${license.id}/reinstate`);
     }
 
-    const late = await createHarness(mode);
+    const late = await createHarness(setup);
     const fresh = await licensed(late);
     late.clock.advance(40 * 86_400_000);
     const expired = await late.client('activate', { product: fresh.product.id, key: fresh.license.key, fingerprint: fingerprint(fresh.product.id, 1) });
@@ -89,7 +89,7 @@ describeBothWays('client API over HTTP', (mode) => {
   });
 
   it('answers 403 license_refunded once a purchase is fully refunded', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const product = await createProduct(h);
     await createPlan(h, product.id, { code: 'life', kind: 'perpetual' });
     const integration = await h.api('POST', '/integrations', { provider: 'provider_b', product: product.id, webhookSecret: 'whsec', priceMap: { var_1: 'life' } });
@@ -110,7 +110,7 @@ describeBothWays('client API over HTTP', (mode) => {
   });
 
   it('answers 403 account_closed to new activations of a closed account while activated machines keep validating', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { product, license } = await licensed(h);
     const first = { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1) };
     expect((await h.client('activate', first)).status).toBe(200);
@@ -123,7 +123,7 @@ describeBothWays('client API over HTTP', (mode) => {
   });
 
   it('refuses malformed requests with 400 invalid_request: non-JSON content type, bad JSON, bad fingerprint, missing field', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { product, license } = await licensed(h);
     const good = { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1) };
     const textPlain = await h.fetch('/v1/licenses/activate', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(good) });
@@ -145,7 +145,7 @@ describeBothWays('client API over HTTP', (mode) => {
   });
 
   it('answers the CORS preflight of every client route', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     for (const action of ['activate', 'validate', 'deactivate']) {
       const res = await h.fetch(`/v1/licenses/${action}`, {
         method: 'OPTIONS',

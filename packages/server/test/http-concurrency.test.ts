@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { fingerprint, licensed } from './helpers/fixtures.js';
-import { createHarness, describeBothWays } from './helpers/harness.js';
+import { createHarness, describeEverySetup } from './helpers/harness.js';
 
-describeBothWays('concurrent activations over HTTP', (mode) => {
+describeEverySetup('concurrent activations over HTTP', (setup) => {
   it('lets exactly k of N parallel activations succeed; the rest get 409 activation_limit', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const k = 3;
     const n = 20;
     const { product, license } = await licensed(h, {}, { maxActivations: k });

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { defineRoute } from '../src/index.js';
 import { createProduct, fingerprint, licensed } from './helpers/fixtures.js';
-import { createHarness, describeBothWays } from './helpers/harness.js';
+import { createHarness, describeEverySetup } from './helpers/harness.js';
 
 const boom = defineRoute({
   method: 'GET', path: '/v1/boom', api: 'public', tag: 'Test', summary: 'Always fails',
@@ -10,9 +10,9 @@ const boom = defineRoute({
   },
 });
 
-describeBothWays('errors, authentication, health and the request log over HTTP', (mode) => {
+describeEverySetup('errors, authentication, health and the request log over HTTP', (setup) => {
   it('answers 401 unauthorized for a missing, malformed or unknown API key', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const cases: (string | null)[] = [null, 'not-a-key', `svc_sk_${'a'.repeat(32)}`, h.apiKey.slice(0, -1)];
     for (const key of cases) {
       const res = await h.api('GET', '/products', undefined, { key });
@@ -24,7 +24,7 @@ describeBothWays('errors, authentication, health and the request log over HTTP',
   });
 
   it('answers 404 not_found for unknown routes and unknown IDs', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     for (const [method, path] of [['GET', '/v1/nothing'], ['GET', '/nothing'], ['PUT', '/v1/products'], ['DELETE', '/v1/products']] as const) {
       const res = await h.fetch(path, { method, headers: { authorization: `Bearer ${h.apiKey}` } });
       expect(res.status, `${method} ${path}`).toBe(404);
@@ -36,7 +36,7 @@ describeBothWays('errors, authentication, health and the request log over HTTP',
   });
 
   it('refuses malformed JSON, a non-JSON body and an oversized body with invalid_request, creating nothing', async () => {
-    const h = await createHarness(mode, { bodyLimit: 1024 });
+    const h = await createHarness(setup, { bodyLimit: 1024 });
     const auth = { authorization: `Bearer ${h.apiKey}` };
     const malformed = await h.fetch('/v1/products', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name": "x",' });
     expect(malformed.status).toBe(400);
@@ -54,7 +54,7 @@ describeBothWays('errors, authentication, health and the request log over HTTP',
   });
 
   it('answers 500 internal_error without leaking internals, and logs the cause for the operator', async () => {
-    const h = await createHarness(mode, { routes: [boom] });
+    const h = await createHarness(setup, { routes: [boom] });
     const res = await h.fetch('/v1/boom');
     expect(res.status).toBe(500);
     const text = await res.text();
@@ -66,14 +66,14 @@ describeBothWays('errors, authentication, health and the request log over HTTP',
   });
 
   it('answers GET /health with 200 { status: ok }', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const res = await h.fetch('/health');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
   it('logs one JSON line per request with method, path, status and duration, never a key or secret', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { product, license } = await licensed(h);
     await h.api('GET', `/licenses?key=${encodeURIComponent(license.key)}&email=buyer@example.com`);
     await h.client('activate', { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1) });

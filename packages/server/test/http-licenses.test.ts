@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { createPlan, createProduct, fingerprint, licensed } from './helpers/fixtures.js';
-import { createHarness, describeBothWays } from './helpers/harness.js';
+import { createHarness, describeEverySetup } from './helpers/harness.js';
 
-describeBothWays('licenses, activations, customers and events over HTTP', (mode) => {
+describeEverySetup('licenses, activations, customers and events over HTTP', (setup) => {
   it('creates a license with its key and no activations; the detail shows the key, list items never do', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { product, plan, license } = await licensed(h);
     expect(license).toMatchObject({
       product: product.id, plan: 'pro', planId: plan.id, status: 'active', seats: 1, activationLimit: 2,
@@ -21,7 +21,7 @@ describeBothWays('licenses, activations, customers and events over HTTP', (mode)
   });
 
   it('filters the license list by product, status, email, q and key', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { product, plan, license } = await licensed(h);
     const other = await createProduct(h, { name: 'Other', keyPrefix: 'OTH' });
     const otherPlan = await createPlan(h, other.id, { code: 'life', kind: 'perpetual' });
@@ -44,7 +44,7 @@ describeBothWays('licenses, activations, customers and events over HTTP', (mode)
   });
 
   it('patches a license, and suspend, reinstate, revoke answer with the license; a revoked license refuses changes', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { license } = await licensed(h);
     const patched = await h.api('PATCH', `/licenses/${license.id}`, { seats: 3, maxActivations: 10 });
     expect(patched.status).toBe(200);
@@ -80,7 +80,7 @@ describeBothWays('licenses, activations, customers and events over HTTP', (mode)
   });
 
   it('frees a machine with DELETE /activations/{id}, answering with the license', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { product, license } = await licensed(h);
     const activated = await h.client('activate', { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1) });
     expect(activated.status).toBe(200);
@@ -95,7 +95,7 @@ describeBothWays('licenses, activations, customers and events over HTTP', (mode)
   });
 
   it('lists customers with licenseCount and filters, shows a customer with licenses, and lists audit events', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { license } = await licensed(h);
     const customers = await h.api('GET', '/customers');
     expect(customers.body.data).toEqual([expect.objectContaining({ email: 'buyer@example.com', name: 'Ada Buyer', licenseCount: 1 })]);
@@ -112,7 +112,7 @@ describeBothWays('licenses, activations, customers and events over HTTP', (mode)
   });
 
   it('answers 404 not_found for another account\'s objects and changes nothing', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { product, plan, license } = await licensed(h);
     const other = await h.newAccount();
     const as = { key: other.apiKey };

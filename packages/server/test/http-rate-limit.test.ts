@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import { fingerprint, licensed } from './helpers/fixtures.js';
 import { createApp, createMemoryRateLimitStore } from '../src/index.js';
-import { createHarness, describeBothWays, PUBLIC_BASE_URL } from './helpers/harness.js';
+import { createHarness, describeEverySetup, PUBLIC_BASE_URL } from './helpers/harness.js';
 
-describeBothWays('rate limits over HTTP', (mode) => {
+describeEverySetup('rate limits over HTTP', (setup) => {
   it('limits the vendor API per account with 429 rate_limited, Retry-After and X-RateLimit-* on every response', async () => {
-    const h = await createHarness(mode, { limits: { vendorPerAccount: 3 } });
+    const h = await createHarness(setup, { limits: { vendorPerAccount: 3 } });
     const other = await h.newAccount();
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await h.api('GET', '/products'));
@@ -28,7 +28,7 @@ describeBothWays('rate limits over HTTP', (mode) => {
   });
 
   it('limits the client API per license key and IP, and per IP, hashing the key', async () => {
-    const h = await createHarness(mode, { limits: { clientPerKeyAndIp: 2, clientPerIp: 5 }, trustProxy: true });
+    const h = await createHarness(setup, { limits: { clientPerKeyAndIp: 2, clientPerIp: 5 }, trustProxy: true });
     const { product, license } = await licensed(h);
     const body = { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1) };
     const from = (ip: string) => ({ 'x-forwarded-for': ip });

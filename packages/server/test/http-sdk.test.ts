@@ -1,11 +1,11 @@
 import { createLicenseClient, createMemoryStorage } from '@svc-licensing/verifier';
 import { expect, it } from 'vitest';
 import { licensed } from './helpers/fixtures.js';
-import { createHarness, describeBothWays } from './helpers/harness.js';
+import { createHarness, describeEverySetup } from './helpers/harness.js';
 
-describeBothWays('the client SDK against the server', (mode) => {
+describeEverySetup('the client SDK against the server', (setup) => {
   it('activates, checks, validates and deactivates through the SDK; a revoked license surfaces its spec code', async () => {
-    const h = await createHarness(mode);
+    const h = await createHarness(setup);
     const { product, license } = await licensed(h);
     const keys = (await h.api('GET', `/products/${product.id}/keys`)).body.data;
     const client = createLicenseClient({

@@ -1,17 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe } from 'vitest';
-import {
-  createIdGenerator,
-  createLicenseEngine,
-  createMemoryStore,
-  createSecretBox,
-  cryptoRandom,
-} from '@svc-licensing/license-engine';
+import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom } from '@svc-licensing/license-engine';
 import { createApp, listen, type AppOptions } from '../../src/index.js';
+import { openTestStore, STORE_KINDS, type StoreKind } from './stores.js';
+
+export type { StoreKind } from './stores.js';
 
 /** How the suite reaches the app: in-process (`app.fetch`) or over a real socket (`listen`). */
 export type Mode = 'in-process' | 'node-server';
 export const MODES: readonly Mode[] = ['in-process', 'node-server'];
+
+/** Where one run of a suite happens: how the app is reached and which real store it runs on. */
+export interface Setup {
+  mode: Mode;
+  store: StoreKind;
+}
+
+/** Every way the HTTP suites run: each mode on each real store. */
+export const SETUPS: readonly Setup[] = MODES.flatMap((mode) => STORE_KINDS.map((store) => ({ mode, store })));
 
 /** A JSON answer: status, headers, parsed body (null when empty). */
 export interface Answer<T = any> {
@@ -28,6 +34,7 @@ export interface TestClock {
 
 export interface Harness {
   mode: Mode;
+  storeKind: StoreKind;
   clock: TestClock;
   engine: ReturnType<typeof createLicenseEngine>;
   /** The API key of the first account (service plan `unlimited`). */
@@ -48,14 +55,19 @@ export interface Harness {
 export const PUBLIC_BASE_URL = 'https://licensing.example.test';
 
 /**
- * Builds an engine on the memory store and an app on it, reached the way `mode` says.
- * Closed after each test.
+ * Builds an engine on a fresh real store (`setup.store`; a bare mode means the embedded store)
+ * and an app on it, reached the way `setup.mode` says. Server and store are closed, and the
+ * store's folder removed, after each test.
  */
-export async function createHarness(mode: Mode, options: Partial<AppOptions> = {}): Promise<Harness> {
+export async function createHarness(setup: Setup | Mode, options: Partial<AppOptions> = {}): Promise<Harness> {
+  const { mode, store: storeKind } = typeof setup === 'string' ? { mode: setup, store: 'embedded' as const } : setup;
   let time = Date.UTC(2026, 0, 15, 12, 0, 0);
   const clock: TestClock = { now: () => time, advance: (ms) => void (time += ms) };
+  const opened = await openTestStore(storeKind);
+  // Registered first, so it runs after the server (closed in reverse order) has stopped.
+  cleanups.push(opened.close);
   const engine = createLicenseEngine({
-    store: createMemoryStore(),
+    store: opened.store,
     clock,
     random: cryptoRandom,
     ids: createIdGenerator({ clock, random: cryptoRandom }),
@@ -93,6 +105,7 @@ export async function createHarness(mode: Mode, options: Partial<AppOptions> = {
   };
   return {
     mode,
+    storeKind,
     clock,
     engine,
     apiKey: first.apiKey,
@@ -119,10 +132,16 @@ export async function createHarness(mode: Mode, options: Partial<AppOptions> = {
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((close) => close()));
+  // Newest first: a listening server stops before the store under it closes.
+  const failures: unknown[] = [];
+  for (const close of cleanups.splice(0).reverse()) await close().catch((error: unknown) => failures.push(error));
+  if (failures.length > 0) throw failures[0];
 });
 
-/** Runs the same suite twice: in-process and against a real listening server on 127.0.0.1:0. */
-export function describeBothWays(name: string, suite: (mode: Mode) => void): void {
-  for (const mode of MODES) describe(`${name} (${mode})`, () => suite(mode));
+/**
+ * Runs the same suite once per setup: in-process and against a real listening server on
+ * 127.0.0.1:0, each on the embedded store and on MariaDB.
+ */
+export function describeEverySetup(name: string, suite: (setup: Setup) => void): void {
+  for (const setup of SETUPS) describe(`${name} (${setup.mode}, ${setup.store})`, () => suite(setup));
 }
