@@ -15,6 +15,7 @@ const entries: Record<string, string> = {
   '@svc-licensing/license-engine/testing': 'license-engine/src/testing.ts',
   '@svc-licensing/provider-webhooks': 'provider-webhooks/src/index.ts',
   '@svc-licensing/server': 'server/src/index.ts',
+  '@svc-licensing/server/mysql': 'server/src/mysql.ts',
 };
 
 export default defineConfig({

@@ -6,7 +6,7 @@ import { CLIENT_CORS_HEADERS, CLIENT_PREFLIGHT_HEADERS } from './http/cors.js';
 import { ApiError, errorResponse, toErrorReply } from './http/errors.js';
 import { createJsonLogger, describeCause, type RequestLogger } from './http/log.js';
 import {
-  binding, consume, createMemoryRateLimitStore, DEFAULT_RATE_LIMITS, licenseKeyBucket, rateLimitHeaders,
+  binding, consume, consumeMany, createMemoryRateLimitStore, DEFAULT_RATE_LIMITS, licenseKeyBucket, rateLimitHeaders,
   type RateLimitResult, type RateLimits, type RateLimitStore,
 } from './http/rate-limit.js';
 import { defineRoute, toRouterPath, type RouteDef, type RouteServices, type ServerHooks } from './http/route.js';
@@ -124,7 +124,6 @@ export function createApp(options: AppOptions): H3 {
     app.on(def.method, toRouterPath(def.path), async (event) => {
       let accountId = '';
       let ip = '';
-      let byIp: RateLimitResult | undefined;
       if (def.api === 'vendor') {
         ({ accountId } = await authenticate(event, services.engine));
         state(event).svc.accountId = accountId;
@@ -132,17 +131,24 @@ export function createApp(options: AppOptions): H3 {
       } else if (def.api === 'client') {
         for (const [name, value] of Object.entries(CLIENT_CORS_HEADERS)) event.res.headers.set(name, value);
         ip = clientIp(event);
-        byIp = await consume(store, `client-ip:${ip}`, limits.clientPerIp, limits.windowMs, now());
-        await limit(event, [byIp]);
       }
-      const query = def.query ? validate(def.query, getQuery(event), 'query') : undefined;
-      const body = def.body ? validate(def.body, await readJsonBody(event, bodyLimit), 'body') : undefined;
+      let query: unknown;
+      let body: unknown;
+      let invalid: { error: unknown } | undefined;
+      try {
+        query = def.query ? validate(def.query, getQuery(event), 'query') : undefined;
+        body = def.body ? validate(def.body, await readJsonBody(event, bodyLimit), 'body') : undefined;
+      } catch (error) {
+        if (def.api !== 'client') throw error;
+        invalid = { error }; // a refused client call still counts against its IP, and 429 comes first
+      }
       if (def.api === 'client') {
+        // Every call counts against its IP; one naming a key also against key + IP, both in one store round trip.
         const key = (body as { key?: unknown } | undefined)?.key;
-        if (typeof key === 'string' && byIp !== undefined) {
-          const byKey = await consume(store, `client-key:${licenseKeyBucket(key)}:${ip}`, limits.clientPerKeyAndIp, limits.windowMs, now());
-          await limit(event, [byIp, byKey]);
-        }
+        const buckets = [{ key: `client-ip:${ip}`, limit: limits.clientPerIp }];
+        if (typeof key === 'string') buckets.push({ key: `client-key:${licenseKeyBucket(key)}:${ip}`, limit: limits.clientPerKeyAndIp });
+        await limit(event, await consumeMany(store, buckets, limits.windowMs, now()));
+        if (invalid !== undefined) throw invalid.error;
       }
       const params = getRouterParams(event, { decode: true });
       const result = await def.handler({ ...services, event, params, body, query, accountId });

@@ -2,7 +2,7 @@
 /**
  * `svc-licensing` (`pnpm svc` at the repository root): runs the licensing server and its operations.
  *
- *   svc-licensing serve [--port 8787] [--host 127.0.0.1] [--data ./data | --database <url>] [--public-url <url>]
+ *   svc-licensing serve [--port 8787] [--host 127.0.0.1] [--data ./data | --database <url>] [--public-url <url>] [--redis-url <url>]
  *   svc-licensing account create --name <name> --owner-email <email> [--data <dir> | --database <url>]
  *   svc-licensing migrate --database <url>
  *
@@ -15,7 +15,8 @@ import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom, 
 import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
 import { createApp } from './app.js';
 import { ConfigError, MASTER_KEY_ENV, chooseStore, mailSettings, optionValue, options, redactUrl, requiredValue, serveConfig } from './config.js';
-import type { Env, OptionName, OptionSpec, StoreChoice } from './config.js';
+import type { Env, OptionName, OptionSpec, ServeConfig, StoreChoice } from './config.js';
+import type { RateLimitStore } from './http/rate-limit.js';
 import { ensureInitialAccount } from './initial-account.js';
 import { resolveMasterKey } from './master-key.js';
 import { createKeyEmailSender } from './key-email.js';
@@ -24,12 +25,14 @@ import { listen } from './node-server.js';
 import { createProviderAClient } from './provider-a-client.js';
 import { createWebhookRoutes } from './routes/webhooks.js';
 import { migrateDatabase, openStore } from './stores/index.js';
+import type { MySqlStore } from './stores/mysql/index.js';
+import { createRedisRateLimitStore } from './stores/redis-rate-limit.js';
 
 const commands: Record<string, { options: OptionName[]; summary: string; run: (flags: Record<string, unknown>, env: Env) => Promise<void> }> = {
   serve: {
     options: [
       'port', 'host', 'data', 'database', 'publicUrl', 'rateLimitVendor', 'rateLimitClientKey', 'rateLimitClientIp',
-      'smtpUrl', 'mailFrom', 'outbox', 'providerAApiUrl',
+      'redisUrl', 'smtpUrl', 'mailFrom', 'outbox', 'providerAApiUrl',
     ],
     summary: 'start the HTTP server',
     run: serve,
@@ -90,6 +93,29 @@ function describeStore(choice: StoreChoice): Record<string, string> {
   return { store: 'memory' };
 }
 
+/** A limiter every instance shares: Redis when configured, else the MySQL database; memory for one process. */
+async function openRateLimits(
+  config: ServeConfig,
+  store: Store,
+  onError: (error: unknown) => void,
+): Promise<{ kind: 'redis' | 'database' | 'memory'; store?: RateLimitStore; close(): Promise<void> }> {
+  if (config.redis !== null) {
+    const redis = createRedisRateLimitStore({ url: config.redis.url, base: config.redis.base, onError });
+    try {
+      await redis.ready();
+    } catch (error) {
+      await redis.close().catch(() => undefined);
+      throw new Error(`cannot reach Redis at ${redactUrl(config.redis.url)}: ${(error as Error).message}`);
+    }
+    return { kind: 'redis', store: redis, close: () => redis.close() };
+  }
+  if (config.store.kind === 'mysql') {
+    const { createMySqlRateLimitStore } = await import('./stores/mysql/index.js');
+    return { kind: 'database', store: createMySqlRateLimitStore(store as MySqlStore), close: async () => undefined };
+  }
+  return { kind: 'memory', close: async () => undefined };
+}
+
 /** A port free right now on `host` (for `--port 0`, so the public URL can name the real port). */
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -130,19 +156,30 @@ async function serve(flags: Record<string, unknown>, env: Env): Promise<void> {
     onError: (error, context) => logError('webhook_error', error, context),
   });
   let server;
+  let rateLimits: Awaited<ReturnType<typeof openRateLimits>> | undefined;
   try {
-    const app = createApp({ engine, publicBaseUrl: config.publicBaseUrl, limits: config.limits, hooks: { sendKeyEmail: keyEmails.hook }, routes });
+    rateLimits = await openRateLimits(config, store, (error) => logError('redis_error', error, {}));
+    const app = createApp({
+      engine,
+      publicBaseUrl: config.publicBaseUrl,
+      limits: config.limits,
+      ...(rateLimits.store === undefined ? {} : { rateLimitStore: rateLimits.store }),
+      hooks: { sendKeyEmail: keyEmails.hook },
+      routes,
+    });
     server = await listen(app, {
       port: config.port,
       host: config.host,
       handleSignals: false,
     });
   } catch (error) {
+    await rateLimits?.close();
     await store.close();
     throw error;
   }
   const running = server;
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: 'listening', url: running.url, ...describeStore(config.store) })}\n`);
+  const limiter = rateLimits;
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: 'listening', url: running.url, ...describeStore(config.store), rateLimits: limiter.kind })}\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -151,6 +188,7 @@ async function serve(flags: Record<string, unknown>, env: Env): Promise<void> {
     // Requests in flight finish, then the store writes its checkpoint and releases the data folder.
     running
       .close()
+      .then(() => limiter.close())
       .then(() => store.close())
       .then(
         () => process.exit(0),

@@ -52,6 +52,7 @@ export const options = {
   rateLimitVendor: { flag: 'rate-limit-vendor', env: 'SVC_RATE_LIMIT_VENDOR', default: '5000', help: 'vendor API requests per hour and account' },
   rateLimitClientKey: { flag: 'rate-limit-client-key', env: 'SVC_RATE_LIMIT_CLIENT_KEY', default: '30', help: 'client API calls per hour, license key and IP address' },
   rateLimitClientIp: { flag: 'rate-limit-client-ip', env: 'SVC_RATE_LIMIT_CLIENT_IP', default: '600', help: 'client API calls per hour and IP address' },
+  redisUrl: { flag: 'redis-url', env: 'SVC_REDIS_URL', help: 'keep rate-limit counters in Redis, shared by every instance: redis://host:6379/0, ?prefix= for the key prefix (default: the database with --database, else memory)' },
   smtpUrl: { flag: 'smtp-url', env: 'SVC_SMTP_URL', help: 'send e-mails by SMTP: smtp://user:pass@host:587 (STARTTLS), smtps://...:465 (TLS), ?security=none for a local relay' },
   mailFrom: { flag: 'mail-from', env: 'SVC_MAIL_FROM', default: 'licenses@localhost', help: "sender address of customer e-mails when the vendor's account has none" },
   outbox: { flag: 'outbox', env: 'SVC_OUTBOX_DIR', help: 'without --smtp-url, e-mails are written as .eml files here (default <data>/outbox, or ./outbox with --database)' },
@@ -179,12 +180,45 @@ export function mailSettings(flags: Record<string, unknown>, env: Env, store: St
   return { config, fromAddress };
 }
 
+/** The Redis that holds rate-limit counters: the URL for ioredis and the key prefix. */
+export interface RedisSettings {
+  url: string;
+  base: string;
+}
+
+/**
+ * Resolves `--redis-url` (or `SVC_REDIS_URL`): `redis://` or `rediss://`; its `prefix` query
+ * parameter (default `svc-licensing:rate-limit`) is the key prefix and is not passed to ioredis.
+ *
+ * @example
+ * ```ts
+ * redisSettings({ redisUrl: 'redis://cache:6379/2?prefix=licensing' }, {}); // { url: 'redis://cache:6379/2', base: 'licensing' }
+ * ```
+ */
+export function redisSettings(flags: Record<string, unknown>, env: Env): RedisSettings | null {
+  const text = optionValue('redisUrl', flags, env);
+  if (text === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError('--redis-url is not a URL (redis://[user:password@]host:6379[/db])'); // not echoed: it may hold a password
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError('--redis-url must start with redis:// or rediss://');
+  const base = url.searchParams.get('prefix') ?? 'svc-licensing:rate-limit';
+  if (base === '') throw new ConfigError('--redis-url prefix must not be empty');
+  url.searchParams.delete('prefix');
+  return { url: url.toString(), base };
+}
+
 /** The listening address and public URL of `serve`. */
 export interface ServeConfig {
   port: number;
   host: string;
   publicBaseUrl: string;
   store: StoreChoice;
+  /** Where rate-limit counters live when not in the store's database or memory: Redis (`--redis-url`). */
+  redis: RedisSettings | null;
   /** Requests per hour (the spec's values by default; tests and benchmarks raise them). */
   limits: { vendorPerAccount: number; clientPerKeyAndIp: number; clientPerIp: number };
 }
@@ -218,6 +252,7 @@ export function serveConfig(flags: Record<string, unknown>, env: Env): ServeConf
     host,
     publicBaseUrl: (publicUrl ?? `http://${urlHost}:${port}`).replace(/\/+$/, '').replace(/\/v1$/, ''),
     store: chooseStore(flags, env),
+    redis: redisSettings(flags, env),
     limits: {
       vendorPerAccount: positiveInteger('rateLimitVendor', flags, env),
       clientPerKeyAndIp: positiveInteger('rateLimitClientKey', flags, env),

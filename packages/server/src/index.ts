@@ -11,6 +11,8 @@ export { ApiError, statusForCode } from './http/errors.js';
 export type { ApiErrorCode } from './http/errors.js';
 export { createMemoryRateLimitStore, DEFAULT_RATE_LIMITS } from './http/rate-limit.js';
 export type { RateLimits, RateLimitStore } from './http/rate-limit.js';
+export { createRedisRateLimitStore } from './stores/redis-rate-limit.js';
+export type { RedisRateLimitStore, RedisRateLimitStoreOptions } from './stores/redis-rate-limit.js';
 export { createJsonLogger } from './http/log.js';
 export type { RequestLogger, RequestLogLine } from './http/log.js';
 export { DEFAULT_BODY_LIMIT } from './http/body.js';

@@ -23,6 +23,7 @@ describe('serve options', () => {
       host: '127.0.0.1',
       publicBaseUrl: 'http://127.0.0.1:8787',
       store: { kind: 'embedded', dataDir: './data' },
+      redis: null,
       limits: { vendorPerAccount: 5000, clientPerKeyAndIp: 30, clientPerIp: 600 },
     });
   });
@@ -34,6 +35,7 @@ describe('serve options', () => {
       host: '0.0.0.0',
       publicBaseUrl: 'https://lic.example.com',
       store: { kind: 'embedded', dataDir: '/srv/svc' },
+      redis: null,
       limits: { vendorPerAccount: 5000, clientPerKeyAndIp: 30, clientPerIp: 100000 },
     });
     expect(serveConfig({ port: '9100', data: '/tmp/x' }, env)).toMatchObject({ port: 9100, store: { dataDir: '/tmp/x' } });
@@ -44,6 +46,29 @@ describe('serve options', () => {
     expect(() => serveConfig({}, { SVC_PORT: '70000' })).toThrow(/--port/);
     expect(() => serveConfig({ publicUrl: 'ftp://x' }, {})).toThrow(/--public-url/);
     expect(() => serveConfig({ rateLimitClientKey: '0' }, {})).toThrow(/--rate-limit-client-key must be a positive whole number/);
+  });
+});
+
+describe('redis for rate limits', () => {
+  it('takes --redis-url (or SVC_REDIS_URL), its prefix parameter as the key prefix, not passed on', () => {
+    expect(serveConfig({}, { SVC_REDIS_URL: 'redis://cache:6379' }).redis).toEqual({ url: 'redis://cache:6379', base: 'svc-licensing:rate-limit' });
+    expect(serveConfig({ redisUrl: 'rediss://u:p@cache:6380/2?prefix=acme&family=6' }, { SVC_REDIS_URL: 'redis://other' }).redis).toEqual({
+      url: 'rediss://u:p@cache:6380/2?family=6',
+      base: 'acme',
+    });
+  });
+
+  it('refuses a URL that is not redis:// or rediss:// without echoing its password', () => {
+    expect(() => serveConfig({ redisUrl: 'http://u:secret@cache' }, {})).toThrow(/--redis-url must start with redis:\/\//);
+    expect(() => serveConfig({ redisUrl: 'redis://cache?prefix=' }, {})).toThrow(/prefix must not be empty/);
+    let error: unknown;
+    try {
+      serveConfig({ redisUrl: 'redis//u:secret@cache' }, {});
+    } catch (e) {
+      error = e;
+    }
+    expect((error as Error).message).toMatch(/--redis-url is not a URL/);
+    expect((error as Error).message).not.toContain('secret');
   });
 });
 

@@ -19,6 +19,7 @@ it('exports exactly the public API of the server package (a rename or removal is
     'createMemoryRateLimitStore',
     'createOpenApiDocument',
     'createProviderAClient',
+    'createRedisRateLimitStore',
     'createSmtpMailer',
     'createWebhookRoutes',
     'defineRoute',
@@ -36,4 +37,10 @@ it('exports exactly the public API of the server package (a rename or removal is
   expect(server.DEFAULT_BODY_LIMIT).toBe(65_536);
   expect(server.ApiError.is(new server.ApiError('owner_session_required', 'x'))).toBe(true);
   expect(server.statusForCode('owner_session_required')).toBe(400);
+});
+
+it('exports the MySQL store from its own subpath, @svc-licensing/server/mysql, and not from the main entry', async () => {
+  const mysql = await import('@svc-licensing/server/mysql');
+  expect(Object.keys(mysql).sort()).toEqual(['MySqlStoreError', 'createMySqlRateLimitStore', 'createMySqlStore', 'migrate']);
+  expect(Object.keys(server)).not.toContain('createMySqlStore');
 });

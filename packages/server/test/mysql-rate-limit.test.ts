@@ -35,10 +35,32 @@ describe('mysql rate-limit store', () => {
   test('instances share one budget: 40 concurrent calls from two instances each get their own count', async () => {
     const a = createMySqlRateLimitStore(first);
     const b = createMySqlRateLimitStore(second);
-    const now = 1_900_000_000_000;
+    // Later than every window above: the first test's last hit sweeps windows ended by its time, in the background.
+    const now = 1_900_000_000_000 + 10 * HOUR;
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).hit('key:shared', HOUR, now)));
     expect(results.map((r) => r.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(new Set(results.map((r) => r.resetAt))).toEqual(new Set([now + HOUR]));
     expect((await a.hit('key:shared', HOUR, now)).count).toBe(41);
+  });
+
+  test('hitMany counts several buckets in one transaction, across instances, each with its own window', async () => {
+    const a = createMySqlRateLimitStore(first);
+    const b = createMySqlRateLimitStore(second);
+    const now = 1_900_000_000_000 + 20 * HOUR;
+    expect(await a.hit('many:ip', HOUR, now)).toEqual({ count: 1, resetAt: now + HOUR });
+    // Results come back in the order asked, whatever order the rows are locked in.
+    expect(await b.hitMany(['many:ip', 'many:key'], HOUR, now + 5)).toEqual([
+      { count: 2, resetAt: now + HOUR },
+      { count: 1, resetAt: now + 5 + HOUR },
+    ]);
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).hitMany(['many:key', 'many:ip'], HOUR, now + 10)));
+    expect(results.map((r) => r[0]!.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 2));
+    expect(results.map((r) => r[1]!.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 3));
+    // Once the IP window has ended, the next call opens a new one while the key window runs on.
+    expect(await a.hitMany(['many:ip', 'many:key'], HOUR, now + HOUR)).toEqual([
+      { count: 1, resetAt: now + 2 * HOUR },
+      { count: 32, resetAt: now + 5 + HOUR },
+    ]);
+    await expect(a.hitMany(['many:ip', 'many:ip'], HOUR, now)).rejects.toThrow(/distinct/);
   });
 });

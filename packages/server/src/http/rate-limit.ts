@@ -14,6 +14,12 @@ export interface RateLimitStore {
    * and returns the count including this call and when the window ends (ms since the epoch).
    */
   hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  /**
+   * Optional: counts one call against each of several distinct `keys` at once (one round trip for
+   * a shared store), returning their results in the order of `keys`. Without it, `hit` is called
+   * for each key.
+   */
+  hitMany?(keys: readonly string[], windowMs: number, now: number): Promise<Array<{ count: number; resetAt: number }>>;
 }
 
 /**
@@ -80,6 +86,30 @@ export interface RateLimitResult {
 export async function consume(store: RateLimitStore, key: string, limit: number, windowMs: number, now: number): Promise<RateLimitResult> {
   const { count, resetAt } = await store.hit(key, windowMs, now);
   return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt };
+}
+
+/**
+ * Counts a call against several buckets of one window length at once, through the store's
+ * `hitMany` when it has one (the client API's key + IP and IP buckets in one round trip).
+ *
+ * @example
+ * const [byIp, byKey] = await consumeMany(store, [{ key: 'client-ip:10.0.0.1', limit: 600 }, { key: 'client-key:ab12:10.0.0.1', limit: 30 }], 3_600_000, Date.now());
+ */
+export async function consumeMany(
+  store: RateLimitStore,
+  buckets: ReadonlyArray<{ key: string; limit: number }>,
+  windowMs: number,
+  now: number,
+): Promise<RateLimitResult[]> {
+  const keys = buckets.map((b) => b.key);
+  const hits =
+    store.hitMany !== undefined && buckets.length > 1 && new Set(keys).size === keys.length
+      ? await store.hitMany(keys, windowMs, now)
+      : await Promise.all(keys.map((key) => store.hit(key, windowMs, now)));
+  return buckets.map(({ limit }, i) => {
+    const { count, resetAt } = hits[i]!;
+    return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt };
+  });
 }
 
 /** Of several results, the one the caller is closest to exceeding (a refused one first). */

@@ -88,7 +88,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *
  * @example
  * ```ts
- * import { createMySqlStore } from '@svc-licensing/server';
+ * import { createMySqlStore } from '@svc-licensing/server/mysql';
  * const store = createMySqlStore('mysql://root@127.0.0.1:3306/licensing', { poolSize: 20 });
  * await store.ready(); // migrates the schema
  * const account = await store.transaction((tx) => tx.get('accounts', 'acc_01J...'));
