@@ -6,6 +6,7 @@ import type { RedisRateLimitStore } from '../src/index.js';
 import { createHarness, PUBLIC_BASE_URL } from './helpers/harness.js';
 import { fingerprint, licensed } from './helpers/fixtures.js';
 import { deleteRedisKeys, redisTestUrl } from './support/redis.js';
+import { createTcpProxy } from './support/tcp-proxy.js';
 
 // Two stores on one Redis stand for two server instances; a prefix of this run's own keeps
 // parallel runs apart, and every key under it is deleted at the end.
@@ -96,5 +97,29 @@ describe('redis rate-limit store', () => {
     await expect(limits.ready()).rejects.toThrow();
     await expect(limits.hit('down', HOUR, Date.now())).rejects.toThrow();
     expect(errors).toHaveLength(1);
+  });
+
+  test('while Redis is down a hit fails instead of hanging; the client reconnects by itself and counting goes on', async () => {
+    const { hostname, port } = new URL(redisTestUrl);
+    const proxy = await createTcpProxy({ host: hostname, port: Number(port || 6379) });
+    const errors: Error[] = [];
+    const limits = createRedisRateLimitStore({ url: `redis://127.0.0.1:${proxy.port}`, base, onError: (error) => errors.push(error) });
+    opened.push(limits);
+    try {
+      await limits.ready();
+      expect((await limits.hit('outage', HOUR, Date.now())).count).toBe(1);
+      await proxy.stop();
+      await expect(limits.hit('outage', HOUR, Date.now())).rejects.toThrow();
+      await proxy.start();
+      let count = 0;
+      for (let attempt = 0; attempt < 100 && count === 0; attempt++) {
+        count = await limits.hit('outage', HOUR, Date.now()).then((r) => r.count, () => 0);
+        if (count === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(count).toBe(2);
+      expect(errors).toHaveLength(1); // one report for the outage, not one per reconnect attempt
+    } finally {
+      await proxy.stop();
+    }
   });
 });
