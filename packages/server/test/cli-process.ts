@@ -4,6 +4,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom, systemClock } from '@svc-licensing/license-engine';
 import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
+import { MASTER_KEY_ENV, options } from '../src/config.js';
 import { resolveMasterKey } from '../src/master-key.js';
 import { openEmbeddedStore } from '../src/stores/embedded/index.js';
 
@@ -48,11 +49,9 @@ export async function runCli(args: readonly string[], env: Record<string, string
   return { code, stdout, stderr };
 }
 
-/** Empties the variables a developer's shell may have set, so each test states its own. */
+/** Empties every variable the CLI reads (a developer's shell may set them), so each test states its own. */
 export const cleanEnv: Record<string, string> = Object.fromEntries(
-  ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'MASTER_KEY', 'PUBLIC_URL', 'ACCOUNT_NAME', 'OWNER_EMAIL', 'SERVICE_PLAN', 'RATE_LIMIT_VENDOR', 'RATE_LIMIT_CLIENT_KEY', 'RATE_LIMIT_CLIENT_IP'].map(
-    (name) => [`SVC_${name}`, ''],
-  ),
+  [...Object.values(options).map((option) => option.env), MASTER_KEY_ENV].map((name) => [name, '']),
 );
 
 /** Starts `svc-licensing serve ...args`; resolves once it prints its `listening` line. */
