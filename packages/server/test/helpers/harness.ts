@@ -36,7 +36,8 @@ export interface Harness {
   mode: Mode;
   storeKind: StoreKind;
   clock: TestClock;
-  engine: ReturnType<typeof createLicenseEngine>;
+  /** The engine of the app now serving (a new one after `restart()`). */
+  readonly engine: ReturnType<typeof createLicenseEngine>;
   /** The API key of the first account (service plan `unlimited`). */
   apiKey: string;
   accountId: string;
@@ -50,6 +51,11 @@ export interface Harness {
   client<T = any>(action: 'activate' | 'validate' | 'deactivate', body: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
   /** A second, separate account. */
   newAccount(servicePlan?: string): Promise<{ accountId: string; apiKey: string }>;
+  /**
+   * Stops the app and closes the store, then opens the same data folder or database again with a
+   * new engine and app (same master key, clock and options): a server restart.
+   */
+  restart(): Promise<void>;
 }
 
 export const PUBLIC_BASE_URL = 'https://licensing.example.test';
@@ -63,34 +69,40 @@ export async function createHarness(setup: Setup | Mode, options: Partial<AppOpt
   const { mode, store: storeKind } = typeof setup === 'string' ? { mode: setup, store: 'embedded' as const } : setup;
   let time = Date.UTC(2026, 0, 15, 12, 0, 0);
   const clock: TestClock = { now: () => time, advance: (ms) => void (time += ms) };
+  const masterKey = new Uint8Array(randomBytes(32));
   const opened = await openTestStore(storeKind);
   // Registered first, so it runs after the server (closed in reverse order) has stopped.
   cleanups.push(opened.close);
-  const engine = createLicenseEngine({
-    store: opened.store,
-    clock,
-    random: cryptoRandom,
-    ids: createIdGenerator({ clock, random: cryptoRandom }),
-    secrets: createSecretBox(new Uint8Array(randomBytes(32))),
-  });
   const logLines: Record<string, unknown>[] = [];
-  const app = createApp({
-    engine,
-    publicBaseUrl: PUBLIC_BASE_URL,
-    clock,
-    log: (line) => void logLines.push({ ...line }),
-    ...options,
-  });
-  let fetchImpl: (path: string, init?: RequestInit) => Promise<Response>;
-  if (mode === 'in-process') {
-    fetchImpl = async (path, init) => app.fetch(new Request(`http://localhost${path}`, init));
-  } else {
+
+  /** An engine and app on the store as it is now, reached the way `mode` says. */
+  async function serve() {
+    const engine = createLicenseEngine({
+      store: opened.store(),
+      clock,
+      random: cryptoRandom,
+      ids: createIdGenerator({ clock, random: cryptoRandom }),
+      secrets: createSecretBox(masterKey),
+    });
+    const app = createApp({ engine, publicBaseUrl: PUBLIC_BASE_URL, clock, log: (line) => void logLines.push({ ...line }), ...options });
+    if (mode === 'in-process') {
+      const fetchImpl = async (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost${path}`, init));
+      return { engine, fetch: fetchImpl, close: async () => undefined };
+    }
     const server = await listen(app, { port: 0, host: '127.0.0.1', handleSignals: false });
-    cleanups.push(() => server.close());
-    fetchImpl = (path, init) => fetch(`${server.url}${path}`, init);
+    let stopped = false;
+    const close = async () => {
+      if (stopped) return;
+      stopped = true;
+      await server.close();
+    };
+    cleanups.push(close);
+    return { engine, fetch: (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init), close };
   }
+  let current = await serve();
+
   const newAccount = async (servicePlan?: string) => {
-    const { account, apiKey } = await engine.createAccount({
+    const { account, apiKey } = await current.engine.createAccount({
       name: 'Vendor',
       ownerEmail: `owner-${Math.random().toString(36).slice(2)}@vendor.test`,
       ...(servicePlan === undefined ? {} : { servicePlan }),
@@ -99,7 +111,7 @@ export async function createHarness(setup: Setup | Mode, options: Partial<AppOpt
   };
   const first = await newAccount('unlimited');
   const call = async (path: string, init: RequestInit): Promise<Answer> => {
-    const res = await fetchImpl(path, init);
+    const res = await current.fetch(path, init);
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text === '' ? null : JSON.parse(text) };
   };
@@ -107,12 +119,19 @@ export async function createHarness(setup: Setup | Mode, options: Partial<AppOpt
     mode,
     storeKind,
     clock,
-    engine,
+    get engine() {
+      return current.engine;
+    },
     apiKey: first.apiKey,
     accountId: first.accountId,
     logLines,
-    fetch: fetchImpl,
+    fetch: (path, init) => current.fetch(path, init),
     newAccount,
+    async restart() {
+      await current.close();
+      await opened.reopen();
+      current = await serve();
+    },
     api(method, path, body, opts = {}) {
       const key = opts.key === undefined ? first.apiKey : opts.key;
       const headers: Record<string, string> = {};

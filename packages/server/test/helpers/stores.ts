@@ -13,8 +13,38 @@ export const STORE_KINDS: readonly StoreKind[] = ['embedded', 'mysql'];
 
 /** An open store and how to close it and remove everything it left behind. */
 export interface OpenedStore {
-  store: Store;
+  /** The store now open. */
+  store(): Store;
+  /** Closes the store and opens the same data folder or database again. */
+  reopen(): Promise<void>;
+  /** Closes the store and removes what it left behind (the folder; the database goes after the file). */
   close(): Promise<void>;
+}
+
+/** Tracks the open store of one place, reopening it on demand and closing it once. */
+async function reopenable(open: () => Promise<Store>, remove: () => Promise<void>): Promise<OpenedStore> {
+  let store: Store | null = await open();
+  return {
+    store() {
+      if (store === null) throw new Error('the test store is closed');
+      return store;
+    },
+    async reopen() {
+      const old = store;
+      store = null;
+      await old?.close();
+      store = await open();
+    },
+    async close() {
+      const old = store;
+      store = null;
+      try {
+        await old?.close();
+      } finally {
+        await remove();
+      }
+    },
+  };
 }
 
 /**
@@ -23,20 +53,11 @@ export interface OpenedStore {
  */
 async function openEmbedded(): Promise<OpenedStore> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-http-'));
+  const remove = () => rm(dir, { recursive: true, force: true });
   try {
-    const store = await openEmbeddedStore(dir);
-    return {
-      store,
-      async close() {
-        try {
-          await store.close();
-        } finally {
-          await rm(dir, { recursive: true, force: true });
-        }
-      },
-    };
+    return await reopenable(() => openEmbeddedStore(dir), remove);
   } catch (error) {
-    await rm(dir, { recursive: true, force: true });
+    await remove();
     throw error;
   }
 }
@@ -67,14 +88,17 @@ afterAll(async () => {
 
 async function openMySql(): Promise<OpenedStore> {
   const db = await fileDatabase();
-  const store = createMySqlStore(db.url);
-  try {
-    await store.ready();
-  } catch (error) {
-    await store.close().catch(() => undefined);
-    throw error;
-  }
-  return { store, close: () => store.close() };
+  const open = async () => {
+    const store = createMySqlStore(db.url);
+    try {
+      await store.ready();
+    } catch (error) {
+      await store.close().catch(() => undefined);
+      throw error;
+    }
+    return store;
+  };
+  return reopenable(open, async () => undefined);
 }
 
 /** Opens a fresh store of `kind` for one app. */
