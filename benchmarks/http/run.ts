@@ -1,7 +1,9 @@
 // HTTP benchmark: validate and activate against MariaDB (one and two server processes), the
 // embedded store and a hello-JSON h3 route as references, and a list page over a million
 // licenses at page 1 and page 10,000. Needs `pnpm build`; run with `pnpm bench:http`
-// (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_LIST_LICENSES change the defaults).
+// (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_LIST_LICENSES change the defaults; BENCH_ONLY, a
+// comma-separated list of words such as `validate,embedded`, runs only the scenarios and stores
+// whose name contains one of them: `hello`, `embedded`, `mysql`, `validate`, `activate`, `list`).
 import { randomBytes } from 'node:crypto';
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -20,6 +22,14 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const LICENSES = 200;
 const LIST_TOTAL = Number(process.env['BENCH_LIST_LICENSES'] ?? 1_000_000);
 const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
+const ONLY = (process.env['BENCH_ONLY'] ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+const SCENARIOS = ['validate', 'activate', 'list', 'hello'];
+const STORES = ['hello', 'embedded', 'mysql'];
+/** Whether BENCH_ONLY selects `name` within its group: all when the filter names none of the group. */
+const wanted = (name: string, group: string[]) => {
+  const chosen = ONLY.filter((w) => group.includes(w));
+  return chosen.length === 0 || chosen.includes(name);
+};
 
 const results: { scenario: string; store: string; processes: number; result: LoadResult; cpu: string }[] = [];
 
@@ -86,8 +96,8 @@ async function embedded(): Promise<void> {
     const server = await startServer(args, {});
     try {
       const seeded = await seedLicenses(server.url, apiKey, LICENSES);
-      await measure('validate', 'embedded', [server], validate(seeded));
-      await measure('activate (new machine)', 'embedded', [server], activate(seeded));
+      if (wanted('validate', SCENARIOS)) await measure('validate', 'embedded', [server], validate(seeded));
+      if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'embedded', [server], activate(seeded));
     } finally {
       await server.stop();
     }
@@ -109,13 +119,14 @@ async function mysql(): Promise<void> {
     let two: Running | null = null;
     try {
       const seeded = await seedLicenses(one.url, apiKey, LICENSES);
-      await measure('validate', 'MariaDB', [one], validate(seeded));
-      two = await startServer(['--database', url], env);
-      await measure('validate', 'MariaDB', [one, two], validate(seeded));
-      await measure('activate (new machine)', 'MariaDB', [one], activate(seeded));
-      await measure('activate (new machine)', 'MariaDB', [one, two], activate(seeded));
-      await two.stop();
+      if (wanted('validate', SCENARIOS)) await measure('validate', 'MariaDB', [one], validate(seeded));
+      if (wanted('validate', SCENARIOS) || wanted('activate', SCENARIOS)) two = await startServer(['--database', url], env);
+      if (wanted('validate', SCENARIOS)) await measure('validate', 'MariaDB', [one, two!], validate(seeded));
+      if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'MariaDB', [one], activate(seeded));
+      if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'MariaDB', [one, two!], activate(seeded));
+      await two?.stop();
       two = null;
+      if (!wanted('list', SCENARIOS)) return;
 
       log(`bulk-loading ${LIST_TOTAL} licenses`);
       let last = 0;
@@ -151,8 +162,8 @@ function table(): string {
 
 assertBuilt();
 log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per run, load average ${loadavg()[0]!.toFixed(2)}`);
-await hello();
-await embedded();
-await mysql();
+if (wanted('hello', STORES) && wanted('hello', SCENARIOS)) await hello();
+if (wanted('embedded', STORES) && (wanted('validate', SCENARIOS) || wanted('activate', SCENARIOS))) await embedded();
+if (wanted('mysql', STORES)) await mysql();
 const report = `${table()}\n\nLoad average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}.`;
 process.stdout.write(`${report}\n`);

@@ -2,7 +2,7 @@ import type { CertificatePayload } from '@svc-licensing/cert-format';
 import { certificateTimes } from '@svc-licensing/cert-format';
 import { createCertificateSigner } from '@svc-licensing/cert-format/sign';
 import { LicensingError } from './errors.js';
-import type { LicenseRecord, PlanRecord, ProductRecord } from './records.js';
+import type { LicenseRecord, PlanRecord, ProductRecord, SigningKeyRecord } from './records.js';
 import type { StoreTx } from './store.js';
 import type { EngineContext } from './_internal/context.js';
 import { maxMajorOf, validUntilOf } from './_internal/effective.js';
@@ -12,14 +12,16 @@ import { unixSeconds } from './_internal/time.js';
  * Signs a CRT1 certificate for one license on one machine with the product's active key.
  * Terms come from the license's current plan (entitlements, maxMajor unless overridden,
  * offlineDays override else the product's), so a plan change applies at the next certificate.
+ * `signingKey`: the product's active key when the caller already read it in this unit (it is
+ * then not read again); the signer itself is cached per key record, whose seed never changes.
  */
 export async function issueCertificate(
   ctx: EngineContext,
   tx: StoreTx,
-  parts: { license: LicenseRecord; plan: PlanRecord; product: ProductRecord; fingerprint: string },
+  parts: { license: LicenseRecord; plan: PlanRecord; product: ProductRecord; fingerprint: string; signingKey?: SigningKeyRecord | null },
 ): Promise<string> {
   const { license, plan, product, fingerprint } = parts;
-  const key = await tx.findOne('signingKeys', { productId: product.id, status: 'active' });
+  const key = parts.signingKey !== undefined ? parts.signingKey : await tx.findOne('signingKeys', { productId: product.id, status: 'active' });
   if (!key) throw new LicensingError('internal_error', `product ${product.id} has no active signing key`);
   let signer = ctx.signers.get(key.id);
   if (!signer) {

@@ -2,9 +2,9 @@ import { hashLicenseKey, isUsableStatus, isWellFormedLicenseKey } from '@svc-lic
 import type { LicenseStatus } from '@svc-licensing/cert-format';
 import { LicensingError } from './errors.js';
 import type { LicensingErrorCode } from './errors.js';
-import type { AccountRecord, ActivationRecord, LicenseRecord, PlanRecord, ProductRecord } from './records.js';
-import type { StoreTx } from './store.js';
-import { CLOSURE_DAYS, loadAccount } from './accounts.js';
+import type { AccountRecord, ActivationRecord, LicenseRecord, PlanRecord, ProductRecord, SigningKeyRecord } from './records.js';
+import type { ClientLicenseRecords, StoreTx } from './store.js';
+import { CLOSURE_DAYS } from './accounts.js';
 import { audit } from './audit.js';
 import { issueCertificate } from './certificates.js';
 import type { EngineContext } from './_internal/context.js';
@@ -56,23 +56,41 @@ interface Found {
   plan: PlanRecord;
   account: AccountRecord;
   activation: ActivationRecord | null;
+  /** The product's active signing key when it was read along (`readClientLicense`), else undefined. */
+  signingKey?: SigningKeyRecord | null;
 }
 
-/** Product, then the license by key hash (locked: activations of one license run one at a time). */
-async function find(ctx: EngineContext, tx: StoreTx, productId: string, keyHash: string, fingerprint: string): Promise<Found> {
-  const license = await tx.findOne('licenses', { keyHash }, { lock: true });
+/**
+ * Product, then the license by key hash. `lock`: the license and activation rows stay locked
+ * until the unit ends (activations of one license run one at a time); an unlocked read uses the
+ * store's one-read `readClientLicense` when it has one.
+ */
+async function find(ctx: EngineContext, tx: StoreTx, productId: string, keyHash: string, fingerprint: string, lock = true): Promise<Found> {
+  if (!lock && tx.readClientLicense) return checkFound(ctx, productId, await tx.readClientLicense({ productId, keyHash, fingerprint }));
+  const license = await tx.findOne('licenses', { keyHash }, { lock });
   const product = await tx.get('products', productId);
   if (!product) throw new LicensingError('unknown_product', `no product ${productId}`);
   if (!license || license.productId !== product.id) throw new LicensingError('unknown_key', 'no license with this key for this product');
   const plan = await tx.get('plans', license.planId);
+  const account = plan ? await tx.get('accounts', license.accountId) : null;
+  const activation = plan && account ? await tx.findOne('activations', { licenseId: license.id, fingerprint }, { lock }) : null;
+  return checkFound(ctx, productId, { product, license, plan, account, activation, signingKey: null }, false);
+}
+
+/** The refusals of `find`, in its order: unknown product, unknown key, missing plan or account, deleted account. */
+function checkFound(ctx: EngineContext, productId: string, r: ClientLicenseRecords, withKey = true): Found {
+  const { product, license, plan, account, activation } = r;
+  if (!product) throw new LicensingError('unknown_product', `no product ${productId}`);
+  if (!license || license.productId !== product.id) throw new LicensingError('unknown_key', 'no license with this key for this product');
   if (!plan) throw new LicensingError('internal_error', `license ${license.id} refers to a missing plan`);
-  const account = await loadAccount(tx, license.accountId);
+  if (!account) throw new LicensingError('not_found', `account ${license.accountId} not found`);
   // Thirty days after closure the account's data counts as deleted (spec: "All data deleted").
   if (account.status === 'closed' && (!account.closedAt || ctx.clock.now() >= timestampMs(addDays(account.closedAt, CLOSURE_DAYS)))) {
     throw new LicensingError('unknown_product', `no product ${productId}`);
   }
-  const activation = await tx.findOne('activations', { licenseId: license.id, fingerprint }, { lock: true });
-  return { product, license, plan, account, activation };
+  const found: Found = { product, license, plan, account, activation };
+  if (withKey) found.signingKey = r.signingKey;
+  return found;
 }
 
 /** Refuses a license that may not be used now: its status, or past `validUntil`. */
@@ -154,20 +172,35 @@ export const LAST_SEEN_RESOLUTION_MS = 60_000;
  */
 export async function validate(ctx: EngineContext, input: ValidateInput): Promise<{ certificate: string }> {
   const req = parse(input, false);
-  return transact(ctx, async (tx) => {
-    const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint);
-    assertUsable(ctx, found);
-    const seen = found.activation;
-    if (!seen) throw new LicensingError('not_activated', 'this machine is not activated on the license');
-    const next = { ...seen, platform: req.platform ?? seen.platform, appVersion: req.appVersion ?? seen.appVersion };
-    // Coalesced: the hottest path writes only when lastSeenAt moves by more than the resolution (or details change).
-    const stale = ctx.clock.now() - timestampMs(seen.lastSeenAt) > LAST_SEEN_RESOLUTION_MS;
-    if (stale || next.platform !== seen.platform || next.appVersion !== seen.appVersion) {
-      await tx.update('activations', { ...next, lastSeenAt: now(ctx) });
-    }
-    const { license, plan, product } = found;
-    return { certificate: await issueCertificate(ctx, tx, { license, plan, product, fingerprint: req.fingerprint }) };
-  });
+  // Most validates write nothing: they read without locks in a read-only unit. Only when
+  // lastSeenAt (or the platform or app version) must be written does it run again, locked.
+  const read = await transact(ctx, (tx) => validateIn(ctx, tx, req, false), { readOnly: true });
+  if (read) return read;
+  const written = await transact(ctx, (tx) => validateIn(ctx, tx, req, true));
+  return written!; // with `write` it never answers null
+}
+
+/** One validate in `tx`; without `write`, null when the activation needs writing. */
+async function validateIn(
+  ctx: EngineContext,
+  tx: StoreTx,
+  req: ReturnType<typeof parse>,
+  write: boolean,
+): Promise<{ certificate: string } | null> {
+  const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint, write);
+  assertUsable(ctx, found);
+  const seen = found.activation;
+  if (!seen) throw new LicensingError('not_activated', 'this machine is not activated on the license');
+  const next = { ...seen, platform: req.platform ?? seen.platform, appVersion: req.appVersion ?? seen.appVersion };
+  // Coalesced: the hottest path writes only when lastSeenAt moves by more than the resolution (or details change).
+  const stale = ctx.clock.now() - timestampMs(seen.lastSeenAt) > LAST_SEEN_RESOLUTION_MS;
+  if (stale || next.platform !== seen.platform || next.appVersion !== seen.appVersion) {
+    if (!write) return null;
+    await tx.update('activations', { ...next, lastSeenAt: now(ctx) });
+  }
+  const { license, plan, product, signingKey } = found;
+  const parts = { license, plan, product, fingerprint: req.fingerprint };
+  return { certificate: await issueCertificate(ctx, tx, signingKey === undefined ? parts : { ...parts, signingKey }) };
 }
 
 /** `POST /licenses/deactivate`: frees the machine's seat, in any license status. */

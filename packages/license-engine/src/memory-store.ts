@@ -2,6 +2,7 @@ import type { Collection, RecordMap } from './records.js';
 import type { Page, PageQuery, Store, StoreTx, Where } from './store.js';
 import { StoreConflictError, storeSchema } from './store.js';
 import { decodeCursor, encodeCursor, matchesSearch, matchesWhere } from './_internal/store-query.js';
+import { readClientRecords } from './_internal/client-records.js';
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -37,7 +38,8 @@ function indexRow(table: Table, row: Row, add: boolean): void {
  *
  * Transactions run one at a time (a mutex), so every transaction sees a consistent state and
  * locks are no-ops. Records are copied in and out (no aliasing with the caller's objects), and
- * a transaction that throws leaves the store exactly as it was. A transaction must not start
+ * a transaction that throws leaves the store exactly as it was. `readOnly` units run like any
+ * other (the option is accepted and ignored). A transaction must not start
  * another transaction on the same store (it would wait for itself).
  *
  * @example
@@ -179,6 +181,7 @@ function createTx(table: (c: Collection) => Table, overlay: Map<Collection, Map<
     async delete<C extends Collection>(collection: C, id: string) {
       if (read(collection, id)) writes(collection).set(id, null);
     },
+    readClientLicense: (query) => readClientRecords(tx, query),
   };
   return tx;
 }

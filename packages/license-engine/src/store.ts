@@ -1,4 +1,4 @@
-import type { Collection, RecordMap } from './records.js';
+import type { AccountRecord, ActivationRecord, Collection, LicenseRecord, PlanRecord, ProductRecord, RecordMap, SigningKeyRecord } from './records.js';
 
 /**
  * The store port: everything the engine needs from storage.
@@ -12,10 +12,52 @@ export interface Store {
    * Runs `work` as one atomic unit. When `work` throws, nothing it wrote is kept and the error
    * is rethrown. An adapter may run `work` again after a deadlock or lock-wait timeout, so
    * `work` must have no side effects outside `tx`.
+   *
+   * `options.readOnly` (optional; adapters may ignore it) promises that `work` only reads, so an
+   * adapter may run it more cheaply: the MySQL adapter runs each read as its own autocommitted
+   * statement (no locks, no transaction, no `COMMIT` round trip) and refuses writes. Each read
+   * then sees committed data, though not necessarily one snapshot across reads.
+   *
+   * @example
+   * ```ts
+   * const plan = await store.transaction((tx) => tx.get('plans', planId), { readOnly: true });
+   * ```
    */
-  transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Releases connections, timers and file handles. */
   close(): Promise<void>;
+}
+
+/** Options of one unit of work (see `Store.transaction`). */
+export interface TransactionOptions {
+  /**
+   * `work` only reads. Adapters that honour it may run the reads without a transaction (each
+   * sees committed data) and without locks, and reject writes; adapters may also ignore it.
+   */
+  readOnly?: boolean;
+}
+
+/** What {@link StoreTx.readClientLicense} looks up: a client API call's product, key and machine. */
+export interface ClientLicenseQuery {
+  productId: string;
+  /** `hashLicenseKey` of the license key. */
+  keyHash: string;
+  fingerprint: string;
+}
+
+/** The records a client API call needs, as {@link StoreTx.readClientLicense} returns them. */
+export interface ClientLicenseRecords {
+  /** The product `productId`, or null. */
+  product: ProductRecord | null;
+  /** The license with `keyHash` (of whatever product), or null. */
+  license: LicenseRecord | null;
+  /** The license's plan and account (null without a license). */
+  plan: PlanRecord | null;
+  account: AccountRecord | null;
+  /** The activation of the license for `fingerprint`, or null. */
+  activation: ActivationRecord | null;
+  /** The product's `active` signing key (the lowest id if several), or null. */
+  signingKey: SigningKeyRecord | null;
 }
 
 /** Equality filter on a collection's indexed fields (see `storeSchema`). */
@@ -65,6 +107,21 @@ export interface StoreTx {
   update<C extends Collection>(collection: C, record: RecordMap[C]): Promise<void>;
   /** Deletes by id; deleting a missing record is not an error. */
   delete<C extends Collection>(collection: C, id: string): Promise<void>;
+  /**
+   * Optional: the records of one client API call in a single read (a SQL adapter joins them in
+   * one statement), exactly what `get`/`findOne` would return for each: the product by id, the
+   * license by `keyHash`, its plan, account and activation for `fingerprint`, and the product's
+   * active signing key. Reads are not locked. The engine uses it for `validate` when present and
+   * falls back to those individual reads when not.
+   *
+   * @example
+   * ```ts
+   * const found = tx.readClientLicense
+   *   ? await tx.readClientLicense({ productId, keyHash, fingerprint })
+   *   : null; // else read each record with get/findOne
+   * ```
+   */
+  readClientLicense?(query: ClientLicenseQuery): Promise<ClientLicenseRecords>;
 }
 
 /** Thrown by an adapter when an insert or update breaks a unique key. */

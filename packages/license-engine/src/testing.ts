@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from './store.js';
+import { clientReadCases } from './_internal/conformance/client-reads.js';
 import { engineCases } from './_internal/conformance/engine-cases.js';
 import { queryCases } from './_internal/conformance/queries.js';
 import { transactionCases } from './_internal/conformance/transactions.js';
@@ -15,7 +16,8 @@ export interface StoreFactory {
  * The store conformance suite every adapter runs (vitest): every query and filter of
  * `storeSchema`, unique keys, atomicity, locking, paging under concurrent inserts, and the
  * concurrency cases through the engine (parallel activations never exceed the limit; a revoke
- * racing payments ends revoked; one provider event delivered many times at once is processed once).
+ * racing payments ends revoked; one provider event delivered many times at once is processed once),
+ * read-only units, and `readClientLicense` (when the adapter has it) against the separate reads.
  *
  * @example
  * ```ts
@@ -46,5 +48,6 @@ export function testStore(name: string, factory: StoreFactory): void {
     describe('queries', () => queryCases(current));
     describe('transactions', () => transactionCases(current));
     describe('engine concurrency', () => engineCases(current));
+    describe('client reads', () => clientReadCases(current));
   });
 }

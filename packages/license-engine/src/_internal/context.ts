@@ -3,7 +3,7 @@ import { LicensingError } from '../errors.js';
 import type { Clock, IdGenerator, Random, SecretBox } from '../ports.js';
 import type { Collection, RecordMap, Timestamp } from '../records.js';
 import type { ServicePlan, ServicePlanTable } from '../service-plans.js';
-import type { Store, StoreTx } from '../store.js';
+import type { Store, StoreTx, TransactionOptions } from '../store.js';
 import { StoreConflictError } from '../store.js';
 import { toTimestamp } from './time.js';
 
@@ -27,10 +27,10 @@ export function now(ctx: EngineContext): Timestamp {
  * Runs `work` in one store transaction. A unique-key clash (two concurrent writers) reruns it,
  * so the rerun sees the winner's write and decides again; a clash that persists is `conflict`.
  */
-export async function transact<T>(ctx: EngineContext, work: (tx: StoreTx) => Promise<T>): Promise<T> {
+export async function transact<T>(ctx: EngineContext, work: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ctx.store.transaction(work);
+      return await (options ? ctx.store.transaction(work, options) : ctx.store.transaction(work));
     } catch (error) {
       if (!StoreConflictError.is(error)) throw error;
       if (attempt >= 3) throw new LicensingError('conflict', `conflicting change: ${error.message}`, { cause: error });

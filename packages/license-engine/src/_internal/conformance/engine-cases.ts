@@ -7,12 +7,11 @@ import { cryptoRandom } from '../../random.js';
 import { createSecretBox } from '../../secret-box.js';
 import type { Store } from '../../store.js';
 
-const NOW = Date.parse('2030-03-01T12:00:00Z');
-const fingerprint = (i: number) => i.toString(16).padStart(64, 'a');
+export const NOW = Date.parse('2030-03-01T12:00:00Z');
+export const fingerprint = (i: number) => i.toString(16).padStart(64, 'a');
 
 /** An engine over the store under test, with one account, product, subscription plan and integration. */
-async function setup(store: Store) {
-  const clock = { now: () => NOW };
+export async function setup(store: Store, clock: { now(): number } = { now: () => NOW }) {
   const engine = createLicenseEngine({
     store,
     clock,

@@ -1,4 +1,4 @@
-import type { Store, StoreTx } from '@svc-licensing/license-engine';
+import type { Store, StoreTx, TransactionOptions } from '@svc-licensing/license-engine';
 import { createPool } from 'mysql2/promise';
 import type { Connection as CoreConnection } from 'mysql2';
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
@@ -13,7 +13,10 @@ import type { Run, SqlValue } from './tx.js';
  * numeric ones may also be given in the URL's query string (`?poolSize=20&queryTimeoutMs=5000`).
  */
 export interface MySqlStoreOptions {
-  /** Most connections open at once. Default 10. */
+  /**
+   * Most connections open at once in each of the store's two pools (one for units of work, one
+   * for read-only units, which run autocommitted). Default 10.
+   */
   poolSize?: number;
   /** Give up connecting after this long. Default 5000 ms. */
   connectTimeoutMs?: number;
@@ -83,7 +86,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Creates a store on the MySQL or MariaDB database at `url`
  * (`mysql://user:password@host:3306/database`). Each unit of work is one database transaction
  * on a pooled connection (`lock: true` reads are `SELECT ... FOR UPDATE`); it runs again after
- * a deadlock or lock-wait timeout, up to `maxRetries` times. While the database is unreachable
+ * a deadlock or lock-wait timeout, up to `maxRetries` times. A `{ readOnly: true }` unit runs its
+ * SELECTs autocommitted on a second pool (no transaction, no `COMMIT`) and refuses writes. While the database is unreachable
  * every call fails quickly with a {@link MySqlStoreError}; the pool reconnects by itself.
  *
  * @example
@@ -106,19 +110,25 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
   const maxRetries = Math.max(0, Math.trunc(options.maxRetries ?? 5));
   const poolSize = Math.max(1, Math.trunc(options.poolSize ?? 10));
 
-  const pool = createPool({
-    uri: url,
-    connectionLimit: poolSize,
-    maxIdle: poolSize,
-    idleTimeout: 60_000,
-    connectTimeout,
-    enableKeepAlive: true,
-    keepAliveInitialDelay: 10_000,
-    charset: 'UTF8MB4_BIN',
-  });
-  // A broken connection may report more than one error; the pool drops it on the first, and
-  // this listener keeps the later ones from becoming unhandled 'error' events.
-  pool.pool.on('connection', (connection) => connection.on('error', () => undefined));
+  const newPool = () => {
+    const pool = createPool({
+      uri: url,
+      connectionLimit: poolSize,
+      maxIdle: poolSize,
+      idleTimeout: 60_000,
+      connectTimeout,
+      enableKeepAlive: true,
+      keepAliveInitialDelay: 10_000,
+      charset: 'UTF8MB4_BIN',
+    });
+    // A broken connection may report more than one error; the pool drops it on the first, and
+    // this listener keeps the later ones from becoming unhandled 'error' events.
+    pool.pool.on('connection', (connection) => connection.on('error', () => undefined));
+    return pool;
+  };
+  const pool = newPool();
+  /** Read-only units: sessions with autocommit on, so a read needs no COMMIT round trip. Opened on first use. */
+  let readPool: ReturnType<typeof createPool> | null = null;
   const prepared = new WeakSet<object>();
   /** Failures after which a retry is unsafe (the connection broke during COMMIT). */
   const uncertain = new WeakSet<object>();
@@ -166,14 +176,15 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
   }
 
   /** Like `acquire`, telling whether the connection had been used before (and could be stale). */
-  async function acquireTracked(): Promise<{ connection: PoolConnection; reused: boolean }> {
+  async function acquireTracked(readOnly = false): Promise<{ connection: PoolConnection; reused: boolean }> {
+    const from = readOnly ? (readPool ??= newPool()) : pool;
     const connection = await new Promise<PoolConnection>((resolve, reject) => {
       let settled = false;
       const timer = setTimeout(() => {
         settled = true;
         reject(connectionFailure({ code: 'ACQUIRE_TIMEOUT', message: 'no pooled connection became free in time' }));
       }, acquireTimeout);
-      pool.getConnection().then(
+      from.getConnection().then(
         (c) => {
           if (settled) return c.release();
           settled = true;
@@ -194,8 +205,9 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
         await connection.query({
           // autocommit off: the first statement of a unit opens its transaction, which saves the
           // round trip of a START TRANSACTION per unit; COMMIT or ROLLBACK always ends it.
-          sql: "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION', SESSION innodb_lock_wait_timeout = ?, SESSION autocommit = 0",
-          values: [lockWait],
+          // Read-only units keep autocommit on: each SELECT is its own consistent read.
+          sql: "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION', SESSION innodb_lock_wait_timeout = ?, SESSION autocommit = ?",
+          values: [lockWait, readOnly ? 1 : 0],
           timeout: queryTimeout,
         });
         await connection.query({ sql: 'SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ', timeout: queryTimeout });
@@ -208,9 +220,9 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     return { connection, reused };
   }
 
-  /** One attempt at `work` in one database transaction. */
-  async function attempt<T>(work: (run: Run) => Promise<T>): Promise<T> {
-    const { connection, reused } = await acquireTracked();
+  /** One attempt at `work` in one database transaction (read-only: autocommitted SELECTs only). */
+  async function attempt<T>(work: (run: Run) => Promise<T>, readOnly: boolean): Promise<T> {
+    const { connection, reused } = await acquireTracked(readOnly);
     // Set when the server rolled the transaction back (deadlock) or the connection broke:
     // nothing more may run in this attempt, even if `work` swallowed the error.
     let doomed: unknown = null;
@@ -229,6 +241,7 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     };
     const run: Run = async <R extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[]) => {
       if (doomed) throw doomed;
+      if (readOnly && !/^\s*SELECT\b/i.test(sql)) throw new TypeError('mysql store: a write in a read-only unit of work');
       try {
         return await direct<R>(connection, 'execute', sql, values, queryTimeout);
       } catch (error) {
@@ -242,10 +255,10 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     try {
       const result = await work(run);
       if (doomed) throw doomed;
-      await control('COMMIT');
+      if (!readOnly) await control('COMMIT');
       return result;
     } catch (error) {
-      if (!broken) await control('ROLLBACK').catch(() => (broken = true));
+      if (!broken && !readOnly) await control('ROLLBACK').catch(() => (broken = true));
       const failure = doomed ?? error;
       // A pooled connection the server closed meanwhile (restart, idle kill) fails on first use;
       // nothing was committed, so the work may run again on another connection.
@@ -260,26 +273,27 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
 
   const store: MySqlStore = {
     ready,
-    transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
-      return unit((run) => work(createTx(run)));
+    transaction<T>(work: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+      const readOnly = options?.readOnly === true;
+      return unit((run) => work(createTx(run, { readOnly })), readOnly);
     },
     async close() {
       if (closed) return;
       closed = true;
-      await pool.end();
+      await Promise.all([pool.end(), readPool?.end()]);
     },
   };
   rawUnits.set(store, unit);
   return store;
 
   /** Runs `work` in a transaction, again after a deadlock or lock-wait timeout (bounded). */
-  async function unit<T>(work: (run: Run) => Promise<T>): Promise<T> {
+  async function unit<T>(work: (run: Run) => Promise<T>, readOnly = false): Promise<T> {
     if (closed) throw new Error('store is closed');
     await ready();
     let staleRetries = 0;
     for (let retry = 0; ; retry++) {
       try {
-        return await attempt(work);
+        return await attempt(work, readOnly);
       } catch (error) {
         // Each pooled connection may be stale once; a fresh connection failing is final.
         if (typeof error === 'object' && error !== null && stale.has(error) && staleRetries++ <= poolSize) {

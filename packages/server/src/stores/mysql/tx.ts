@@ -1,5 +1,5 @@
 import { StoreConflictError } from '@svc-licensing/license-engine';
-import type { Collection, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
+import type { ClientLicenseRecords, Collection, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { duplicateKeyName, isDuplicateKey } from './errors.js';
 import { tables } from './schema.js';
@@ -54,13 +54,44 @@ const likeContains = (text: string): string => `%${text.toLowerCase().replace(/[
 export const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
 export const decodeCursor = (cursor: string): string => Buffer.from(cursor, 'base64url').toString('utf8');
 
+interface ClientRow extends RowDataPacket {
+  product: string | null;
+  license: string | null;
+  plan: string | null;
+  account: string | null;
+  activation: string | null;
+  signing_key: string | null;
+}
+
+const t = (collection: Collection): string => quote(tables[collection].table);
+const c = (collection: Collection, field: string): string => (field === 'id' ? '`id`' : quote(tables[collection].columns.get(field)!));
+
+/**
+ * `readClientLicense` as one statement: always one row (from a one-row derived table), each
+ * record joined by the same keys the separate reads use, the active signing key as a subquery.
+ */
+const CLIENT_LICENSE_SQL =
+  'SELECT `p`.`doc` AS `product`, `l`.`doc` AS `license`, `pl`.`doc` AS `plan`, `a`.`doc` AS `account`, `act`.`doc` AS `activation`, ' +
+  `(SELECT \`k\`.\`doc\` FROM ${t('signingKeys')} \`k\` WHERE \`k\`.${c('signingKeys', 'productId')} = ? AND \`k\`.${c('signingKeys', 'status')} = 'active' ORDER BY \`k\`.\`id\` LIMIT 1) AS \`signing_key\` ` +
+  'FROM (SELECT 1 AS `one`) AS `q` ' +
+  `LEFT JOIN ${t('products')} \`p\` ON \`p\`.\`id\` = ? ` +
+  `LEFT JOIN ${t('licenses')} \`l\` ON \`l\`.${c('licenses', 'keyHash')} = ? ` +
+  `LEFT JOIN ${t('plans')} \`pl\` ON \`pl\`.\`id\` = \`l\`.${c('licenses', 'planId')} ` +
+  `LEFT JOIN ${t('accounts')} \`a\` ON \`a\`.\`id\` = \`l\`.${c('licenses', 'accountId')} ` +
+  `LEFT JOIN ${t('activations')} \`act\` ON \`act\`.${c('activations', 'licenseId')} = \`l\`.\`id\` AND \`act\`.${c('activations', 'fingerprint')} = ?`;
+
+const doc = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
 const parse = <C extends Collection>(rows: DocRow[]): RecordMap[C][] => rows.map((r) => JSON.parse(r.doc) as RecordMap[C]);
 
 /**
  * The store operations of one unit of work, as SQL on one connection. Every value is bound to a
  * placeholder; identifiers come only from the fixed table maps.
  */
-export function createTx(run: Run): StoreTx {
+export function createTx(run: Run, options: { readOnly?: boolean } = {}): StoreTx {
+  const writable = () => {
+    if (options.readOnly) throw new TypeError('mysql store: a write in a read-only unit of work');
+  };
   const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined) => {
     const { sql, values } = conditions(collection, where);
     const rows = await run<DocRow[]>(
@@ -131,7 +162,21 @@ export function createTx(run: Run): StoreTx {
       const last = data[data.length - 1] as { id: string } | undefined;
       return { data, nextCursor: rows.length > query.limit && last ? encodeCursor(last.id) : null };
     },
+    async readClientLicense(query): Promise<ClientLicenseRecords> {
+      const rows = await run<ClientRow[]>(CLIENT_LICENSE_SQL, [query.productId, query.productId, query.keyHash, query.fingerprint]);
+      const row = rows[0];
+      const license = doc<RecordMap['licenses']>(row?.license ?? null);
+      return {
+        product: doc(row?.product ?? null),
+        license,
+        plan: license ? doc(row?.plan ?? null) : null,
+        account: license ? doc(row?.account ?? null) : null,
+        activation: license ? doc(row?.activation ?? null) : null,
+        signingKey: doc(row?.signing_key ?? null),
+      };
+    },
     async insert(collection, record) {
+      writable();
       const { names, values } = recordColumns(collection, record);
       const placeholders = ['?', '?', ...names.map(() => '?')].join(', ');
       await write(
@@ -141,6 +186,7 @@ export function createTx(run: Run): StoreTx {
       );
     },
     async update(collection, record) {
+      writable();
       const { names, values } = recordColumns(collection, record);
       const result = await write(
         collection,
@@ -151,6 +197,7 @@ export function createTx(run: Run): StoreTx {
       if (result.affectedRows === 0) throw new Error(`no ${collection} record ${record.id} to update`);
     },
     async delete(collection, id) {
+      writable();
       await run<ResultSetHeader>(`DELETE FROM ${quote(tables[collection].table)} WHERE \`id\` = ?`, [id]);
     },
   };
