@@ -13,8 +13,9 @@ export interface Store {
    * is rethrown. An adapter may run `work` again after a deadlock or lock-wait timeout, so
    * `work` must have no side effects outside `tx`.
    *
-   * `options.readOnly` (optional; adapters may ignore it) promises that `work` only reads, so an
-   * adapter may run it more cheaply: the MySQL adapter runs each read as its own autocommitted
+   * `options.readOnly` (optional; adapters may ignore it) promises that `work` only reads and does
+   * not change the records it gets, so an adapter may run it more cheaply (the embedded store hands
+   * out shared, frozen records instead of copies): the MySQL adapter runs each read as its own autocommitted
    * statement (no locks, no transaction, no `COMMIT` round trip) and refuses writes. Each read
    * then sees committed data, though not necessarily one snapshot across reads.
    *
@@ -31,8 +32,9 @@ export interface Store {
 /** Options of one unit of work (see `Store.transaction`). */
 export interface TransactionOptions {
   /**
-   * `work` only reads. Adapters that honour it may run the reads without a transaction (each
-   * sees committed data) and without locks, and reject writes; adapters may also ignore it.
+   * `work` only reads, and leaves the records it reads unchanged. Adapters that honour it may run
+   * the reads without a transaction (each sees committed data) and without locks, return shared
+   * frozen records, and reject writes; adapters may also ignore it.
    */
   readOnly?: boolean;
 }

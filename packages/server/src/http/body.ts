@@ -15,17 +15,22 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 export async function readJsonBody(event: H3Event, limit: number): Promise<unknown> {
   const length = event.req.headers.get('content-length');
   if (length !== null && Number(length) > limit) throw tooLarge(limit);
-  if (event.req.body === null || length === '0') return undefined;
-  if (!isJsonContentType(event.req.headers.get('content-type'))) {
-    throw new ApiError('invalid_request', 'Content-Type must be application/json.');
-  }
   let text: string;
-  try {
-    assertBodySize(event, limit);
-    text = await event.req.text();
-  } catch (error) {
-    if (isTooLarge(error)) throw tooLarge(limit);
-    throw new ApiError('invalid_request', 'The request body could not be read.');
+  if (length !== null && length !== '0' && DIGITS.test(length)) {
+    // A declared length within the limit: the HTTP parser delivers no more than that, so the body
+    // is read as it is (on Node without a web stream in between, which costs a tenth of a request).
+    checkContentType(event);
+    text = await event.req.text().catch(unreadable);
+  } else {
+    if (event.req.body === null || length === '0') return undefined;
+    checkContentType(event);
+    try {
+      assertBodySize(event, limit);
+      text = await event.req.text();
+    } catch (error) {
+      if (isTooLarge(error)) throw tooLarge(limit);
+      unreadable();
+    }
   }
   if (text.length > limit) throw tooLarge(limit);
   if (text.trim() === '') return undefined;
@@ -34,6 +39,18 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<unkno
   } catch {
     throw new ApiError('invalid_request', 'The request body is not valid JSON.');
   }
+}
+
+const DIGITS = /^\d{1,15}$/;
+
+function checkContentType(event: H3Event): void {
+  if (!isJsonContentType(event.req.headers.get('content-type'))) {
+    throw new ApiError('invalid_request', 'Content-Type must be application/json.');
+  }
+}
+
+function unreadable(): never {
+  throw new ApiError('invalid_request', 'The request body could not be read.');
 }
 
 /** True for `application/json` and `application/<anything>+json`, with or without parameters. */

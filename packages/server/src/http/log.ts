@@ -20,14 +20,30 @@ export interface RequestLogLine {
 export type RequestLogger = (line: RequestLogLine) => void;
 
 /**
- * Writes each line as one JSON object to a stream (stdout by default).
+ * Writes each line as one JSON object to a stream (stdout by default). Lines of requests that end
+ * in the same event-loop turn go out in one write (at `setImmediate`, or at once past 64 KiB):
+ * a write per request costed a tenth of a busy server's CPU.
  *
  * @example
  * const app = createApp({ engine, publicBaseUrl, log: createJsonLogger(process.stderr) });
  */
 export function createJsonLogger(stream: { write(text: string): unknown } = process.stdout): RequestLogger {
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    stream.write(text);
+  };
   return (line) => {
-    stream.write(`${JSON.stringify(line)}\n`);
+    pending += `${JSON.stringify(line)}\n`;
+    if (pending.length > 65_536) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
   };
 }
 

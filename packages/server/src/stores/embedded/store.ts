@@ -1,5 +1,5 @@
 import type { Storage } from 'unstorage';
-import type { Collection, Store, StoreTx } from '@svc-licensing/license-engine';
+import type { Collection, Store, StoreTx, TransactionOptions } from '@svc-licensing/license-engine';
 import { Journal, encodeLine, readJournal, removeSegments } from './journal.js';
 import { loadSnapshot, removeSnapshotsBefore, writeSnapshot } from './snapshot.js';
 import { Tables } from './tables.js';
@@ -42,7 +42,7 @@ export interface EmbeddedStore extends Store {
 /**
  * Creates the embedded store over an unstorage instance: every record in memory with indexes
  * (reads never touch the disk), transactions one at a time, each commit one fsynced journal line
- * before it resolves, and checkpoints that write a snapshot of all records to the storage.
+ * before it resolves (a `readOnly` unit gets shared, frozen records instead of copies), and checkpoints that write a snapshot of all records to the storage.
  *
  * @example
  * ```ts
@@ -133,11 +133,11 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
   const checkpointBytes = options.checkpointBytes ?? 16 * 1024 * 1024;
 
   return {
-    async transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    async transaction<T>(work: (tx: StoreTx) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
       const { result, durable } = await exclusive(async () => {
         if (closed) throw new Error('embedded store: the store is closed');
         if (journal?.failed) throw unusable();
-        const open = openTx(tables);
+        const open = openTx(tables, txOptions?.readOnly === true);
         let result: T;
         let line: string | null = null;
         try {

@@ -14,6 +14,23 @@ export interface OpenTx {
 }
 
 const copy = <T>(value: T): T => structuredClone(value);
+
+/** Deeply frozen copies handed out by read-only units, one per stored row (rows are replaced, never changed). */
+const frozen = new WeakMap<Row, Row>();
+const freeze = (value: unknown): void => {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  for (const inner of Object.values(value)) freeze(inner);
+  Object.freeze(value);
+};
+const shared = (row: Row): Row => {
+  let out = frozen.get(row);
+  if (!out) {
+    out = copy(row);
+    freeze(out);
+    frozen.set(row, out);
+  }
+  return out;
+};
 const byId = (a: Row, b: Row): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 function matches(row: Row, where: object): boolean {
@@ -35,9 +52,12 @@ const decodeCursor = (cursor: string): string => Buffer.from(cursor, 'base64url'
 /**
  * Opens a transaction over `tables`. The caller guarantees that no other transaction runs until
  * this one is committed or rolled back (the store's mutex), so reading the shared tables is
- * reading a consistent state that includes this transaction's own writes.
+ * reading a consistent state that includes this transaction's own writes. `readOnly`: reads
+ * return deeply frozen records shared between read-only units, and writes are refused.
  */
-export function openTx(tables: Tables): OpenTx {
+export function openTx(tables: Tables, readOnly = false): OpenTx {
+  /** What a read returns: a private copy, or in a read-only unit the row's shared frozen copy (no copy per read). */
+  const out = readOnly ? shared : copy;
   const undo: Change[] = [];
   /** Every record written, with its image before the transaction. */
   const written = new Map<string, { collection: Collection; id: string; before: Row | null }>();
@@ -45,6 +65,10 @@ export function openTx(tables: Tables): OpenTx {
 
   const live = () => {
     if (ended) throw new Error('the transaction has ended');
+  };
+  const writable = () => {
+    live();
+    if (readOnly) throw new TypeError('embedded store: a write in a read-only unit of work');
   };
   const write = (collection: Collection, id: string, row: Row | null) => {
     const previous = tables.get(collection, id);
@@ -70,16 +94,16 @@ export function openTx(tables: Tables): OpenTx {
     async get<C extends Collection>(collection: C, id: string) {
       live();
       const row = tables.get(collection, id);
-      return row ? (copy(row) as unknown as RecordMap[C]) : null;
+      return row ? (out(row) as unknown as RecordMap[C]) : null;
     },
     async findOne<C extends Collection>(collection: C, where: Where<C>) {
       live();
       const row = select(collection, where)[0];
-      return row ? (copy(row) as unknown as RecordMap[C]) : null;
+      return row ? (out(row) as unknown as RecordMap[C]) : null;
     },
     async findMany<C extends Collection>(collection: C, where: Where<C>) {
       live();
-      return select(collection, where).map((row) => copy(row) as unknown as RecordMap[C]);
+      return select(collection, where).map((row) => out(row) as unknown as RecordMap[C]);
     },
     async count<C extends Collection>(collection: C, where: Where<C>) {
       live();
@@ -120,24 +144,24 @@ export function openTx(tables: Tables): OpenTx {
       const data = best.slice(0, query.limit);
       const last = data[data.length - 1];
       const nextCursor = best.length > query.limit && last ? encodeCursor(last.id) : null;
-      return { data: data.map((row) => copy(row) as unknown as RecordMap[C]), nextCursor };
+      return { data: data.map((row) => out(row) as unknown as RecordMap[C]), nextCursor };
     },
     async insert<C extends Collection>(collection: C, record: RecordMap[C]) {
-      live();
+      writable();
       const row = copy(record) as unknown as Row;
       if (tables.get(collection, row.id)) throw new StoreConflictError(collection, 'id');
       checkUnique(collection, row);
       write(collection, row.id, row);
     },
     async update<C extends Collection>(collection: C, record: RecordMap[C]) {
-      live();
+      writable();
       const row = copy(record) as unknown as Row;
       if (!tables.get(collection, row.id)) throw new Error(`no ${collection} record ${row.id} to update`);
       checkUnique(collection, row);
       write(collection, row.id, row);
     },
     async delete<C extends Collection>(collection: C, id: string) {
-      live();
+      writable();
       if (tables.get(collection, id)) write(collection, id, null);
     },
   };
