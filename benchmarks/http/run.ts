@@ -22,6 +22,9 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const LICENSES = 200;
 const LIST_TOTAL = Number(process.env['BENCH_LIST_LICENSES'] ?? 1_000_000);
 const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
+// On MySQL the servers count rate limits in the database (serve's default); the validate runs are
+// repeated with the limits in Redis (`--redis-url`) to show what the shared limiter costs. Empty: skip.
+const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const ONLY = (process.env['BENCH_ONLY'] ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
 const SCENARIOS = ['validate', 'activate', 'list', 'hello'];
 const STORES = ['hello', 'embedded', 'mysql'];
@@ -62,7 +65,7 @@ async function measure(scenario: string, store: string, servers: Running[], spec
   const self = process.cpuUsage(before.self);
   const cpu = [
     `servers ${pids.map((pid, i) => share(cpuSeconds(pid), before.servers[i] ?? null)).join('+')}`,
-    store === 'MariaDB' ? `db ${share(databasePid ? cpuSeconds(databasePid) : null, before.db)}` : null,
+    store.startsWith('MariaDB') ? `db ${share(databasePid ? cpuSeconds(databasePid) : null, before.db)}` : null,
     `load ${((self.user + self.system) / 1e6 / seconds).toFixed(2)}`,
   ]
     .filter(Boolean)
@@ -122,6 +125,17 @@ async function mysql(): Promise<void> {
       if (wanted('validate', SCENARIOS)) await measure('validate', 'MariaDB', [one], validate(seeded));
       if (wanted('validate', SCENARIOS) || wanted('activate', SCENARIOS)) two = await startServer(['--database', url], env);
       if (wanted('validate', SCENARIOS)) await measure('validate', 'MariaDB', [one, two!], validate(seeded));
+      if (wanted('validate', SCENARIOS) && REDIS !== '') {
+        const redisArgs = ['--database', url, '--redis-url', `${REDIS}?prefix=${name}`];
+        const viaRedis = [await startServer(redisArgs, env)];
+        try {
+          await measure('validate', 'MariaDB, limits in Redis', viaRedis, validate(seeded));
+          viaRedis.push(await startServer(redisArgs, env));
+          await measure('validate', 'MariaDB, limits in Redis', viaRedis, validate(seeded));
+        } finally {
+          for (const server of viaRedis) await server.stop();
+        }
+      }
       if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'MariaDB', [one], activate(seeded));
       if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'MariaDB', [one, two!], activate(seeded));
       await two?.stop();
