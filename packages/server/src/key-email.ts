@@ -1,19 +1,9 @@
-import { LicensingError, type Locale } from '@svc-licensing/license-engine';
+import { LicensingError, type KeyEmail } from '@svc-licensing/license-engine';
 import { buildKeyEmailMessage, type SenderDefaults } from './mail/key-email-message.js';
 import type { Mailer } from './mail/mailer.js';
 
-/** What the engine hands over for one key e-mail (the engine's `KeyEmail`). */
-export interface KeyEmailData {
-  licenseId: string;
-  to: string;
-  customerName: string;
-  key: string;
-  locale: Locale;
-  product: { id: string; name: string };
-  /** The license's plan name: the e-mail's plan line. */
-  planName: string;
-  sender: { name: string | null; email: string | null; replyTo: string | null };
-}
+/** What the engine hands over for one key e-mail: the engine's `KeyEmail`. */
+export type KeyEmailData = KeyEmail;
 
 /** The engine operations the key e-mail needs: reservation with budget, content, release. */
 export interface KeyEmailEngine {
