@@ -2,6 +2,9 @@ import type { Clock, IdGenerator, Random, SecretBox } from './ports.js';
 import type { ServicePlanTable } from './service-plans.js';
 import { DEFAULT_SERVICE_PLANS } from './service-plans.js';
 import type { Store } from './store.js';
+import { systemClock } from './clock.js';
+import { createIdGenerator } from './ids.js';
+import { cryptoRandom } from './random.js';
 import type { EngineContext } from './_internal/context.js';
 import * as accounts from './accounts.js';
 import * as apiKeys from './api-keys.js';
@@ -20,10 +23,14 @@ import * as signingKeys from './signing-keys.js';
 /** What the engine runs on; the host wires real ports, tests deterministic ones. */
 export interface LicenseEngineDeps {
   store: Store;
-  clock: Clock;
-  random: Random;
-  ids: IdGenerator;
+  /** Encrypts secrets at rest: `createSecretBox(masterKey)`. */
   secrets: SecretBox;
+  /** Defaults to `systemClock`. */
+  clock?: Clock;
+  /** Defaults to `cryptoRandom`. */
+  random?: Random;
+  /** Defaults to `createIdGenerator({ clock, random })` over the clock and random above. */
+  ids?: IdGenerator;
   /** Service plans by name; defaults to `DEFAULT_SERVICE_PLANS`. */
   servicePlans?: ServicePlanTable;
 }
@@ -40,24 +47,21 @@ const bind =
  *
  * @example
  * ```ts
- * const engine = createLicenseEngine({
- *   store: createMemoryStore(),
- *   clock: systemClock,
- *   random: cryptoRandom,
- *   ids: createIdGenerator({ clock: systemClock, random: cryptoRandom }),
- *   secrets: createSecretBox(masterKey),
- * });
+ * // clock, random and ids default to the system clock, node:crypto / Web Crypto and time-sortable IDs
+ * const engine = createLicenseEngine({ store: createMemoryStore(), secrets: createSecretBox(masterKey) });
  * const { account } = await engine.createAccount({ name: 'Acme', ownerEmail: 'owner@acme.test' });
  * const product = await engine.createProduct(account.id, { name: 'Acme Editor', keyPrefix: 'ACME-' });
  * ```
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function createLicenseEngine(deps: LicenseEngineDeps) {
+  const clock = deps.clock ?? systemClock;
+  const random = deps.random ?? cryptoRandom;
   const ctx: EngineContext = {
     store: deps.store,
-    clock: deps.clock,
-    random: deps.random,
-    ids: deps.ids,
+    clock,
+    random,
+    ids: deps.ids ?? createIdGenerator({ clock, random }),
     secrets: deps.secrets,
     servicePlans: deps.servicePlans ?? DEFAULT_SERVICE_PLANS,
     signers: new Map(),

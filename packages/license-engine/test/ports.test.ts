@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createIdGenerator, createSecretBox, cryptoRandom, systemClock } from '@svc-licensing/license-engine';
+import { createIdGenerator, createLicenseEngine, createMemoryStore, createSecretBox, cryptoRandom, systemClock } from '@svc-licensing/license-engine';
 import { createTestClock, createTestRandom } from './fixtures.js';
 
 describe('createIdGenerator', () => {
@@ -61,5 +61,20 @@ describe('system ports', () => {
     const big = cryptoRandom.bytes(70_000);
     expect(big).toHaveLength(70_000);
     expect(big.subarray(65_536).some((b) => b !== 0)).toBe(true);
+  });
+});
+
+describe('createLicenseEngine defaults', () => {
+  it('runs on the system clock, crypto random and time-sortable IDs when only a store and secrets are given', async () => {
+    const engine = createLicenseEngine({ store: createMemoryStore(), secrets: createSecretBox(new Uint8Array(32).fill(3)) });
+    const before = Date.now();
+    const { account } = await engine.createAccount({ name: 'Acme', ownerEmail: 'owner@acme.test' });
+    const first = await engine.createProduct(account.id, { name: 'One', keyPrefix: 'ONE-' });
+    expect(first.id).toMatch(/^prd_[0-9a-hjkmnp-tv-z]{26}$/);
+    // The product was stamped with the real time, to the second.
+    expect(Date.parse(first.createdAt)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(Date.parse(first.createdAt)).toBeLessThanOrEqual(Date.now());
+    const plan = await engine.createPlan(account.id, first.id, { code: 'pro', kind: 'perpetual' });
+    expect(plan.id > first.id.replace('prd_', 'pln_')).toBe(true);
   });
 });

@@ -11,7 +11,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom, systemClock } from '@svc-licensing/license-engine';
+import { createLicenseEngine, createSecretBox } from '@svc-licensing/license-engine';
 import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
 import { createApp } from './app.js';
 import { ConfigError, MASTER_KEY_ENV, chooseStore, mailSettings, optionValue, options, redactUrl, requiredValue, serveConfig } from './config.js';
@@ -73,13 +73,7 @@ async function openEngine(choice: StoreChoice, env: Env, onFailure?: (error: unk
     const empty = keyFromEnv !== null || (await store.transaction((tx) => tx.count('accounts', {}))) === 0;
     const { key } =
       keyFromEnv ?? (await resolveMasterKey({ fromEnv: env[MASTER_KEY_ENV], dataDir: (choice as { dataDir: string }).dataDir, generate: empty }));
-    const engine = createLicenseEngine({
-      store,
-      clock: systemClock,
-      random: cryptoRandom,
-      ids: createIdGenerator({ clock: systemClock, random: cryptoRandom }),
-      secrets: createSecretBox(key),
-    });
+    const engine = createLicenseEngine({ store, secrets: createSecretBox(key) });
     return { engine, store };
   } catch (error) {
     await store.close();

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom, systemClock } from '@svc-licensing/license-engine';
+import { createLicenseEngine, createSecretBox } from '@svc-licensing/license-engine';
 import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
 import { MASTER_KEY_ENV, options } from '../src/config.js';
 import { resolveMasterKey } from '../src/master-key.js';
@@ -80,12 +80,6 @@ export async function startServe(args: readonly string[], env: Record<string, st
 export async function openFolderEngine(dataDir: string): Promise<{ engine: LicenseEngine; store: Store }> {
   const store = await openEmbeddedStore(dataDir);
   const { key } = await resolveMasterKey({ fromEnv: undefined, dataDir, warn: () => undefined });
-  const engine = createLicenseEngine({
-    store,
-    clock: systemClock,
-    random: cryptoRandom,
-    ids: createIdGenerator({ clock: systemClock, random: cryptoRandom }),
-    secrets: createSecretBox(key),
-  });
+  const engine = createLicenseEngine({ store, secrets: createSecretBox(key) });
   return { engine, store };
 }
