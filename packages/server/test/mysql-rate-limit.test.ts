@@ -1,3 +1,5 @@
+import { createConnection } from 'mysql2/promise';
+import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createMySqlRateLimitStore, createMySqlStore } from '../src/stores/mysql/index.js';
 import type { MySqlStore } from '../src/stores/mysql/index.js';
@@ -43,7 +45,7 @@ describe('mysql rate-limit store', () => {
     expect((await a.hit('key:shared', HOUR, now)).count).toBe(41);
   });
 
-  test('hitMany counts several buckets in one transaction, across instances, each with its own window', async () => {
+  test('hitMany counts each of several buckets exactly, across instances, each with its own window', async () => {
     const a = createMySqlRateLimitStore(first);
     const b = createMySqlRateLimitStore(second);
     const now = 1_900_000_000_000 + 20 * HOUR;
@@ -62,5 +64,34 @@ describe('mysql rate-limit store', () => {
       { count: 32, resetAt: now + 5 + HOUR },
     ]);
     await expect(a.hitMany(['many:ip', 'many:ip'], HOUR, now)).rejects.toThrow(/distinct/);
+  });
+
+  test('an instance whose clock runs behind still gets the window another instance opened', async () => {
+    const a = createMySqlRateLimitStore(first);
+    const b = createMySqlRateLimitStore(second);
+    const now = 1_900_000_000_000 + 30 * HOUR;
+    expect(await a.hit('skew', HOUR, now)).toEqual({ count: 1, resetAt: now + HOUR });
+    // 2 s behind: the window ends more than one window length after b's `now`.
+    expect(await b.hit('skew', HOUR, now - 2000)).toEqual({ count: 2, resetAt: now + HOUR });
+    expect(await b.hitMany(['skew:new', 'skew'], HOUR, now - 2000)).toEqual([
+      { count: 1, resetAt: now - 2000 + HOUR },
+      { count: 3, resetAt: now + HOUR },
+    ]);
+  });
+
+  test('counters live in a MEMORY table (no redo log; a database restart only resets windows)', async () => {
+    const connection = await createConnection({ uri: db.url });
+    try {
+      const [rows] = await connection.query<RowDataPacket[]>(
+        "SELECT `ENGINE` AS engine FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'rate_limits'",
+      );
+      expect(rows.map((row) => row['engine'])).toEqual(['MEMORY']);
+    } finally {
+      await connection.end();
+    }
+  });
+
+  test('refuses a window the packed result cannot carry', async () => {
+    await expect(createMySqlRateLimitStore(first).hit('too-long', 2 ** 32, 1_900_000_000_000)).rejects.toThrow(RangeError);
   });
 });

@@ -187,5 +187,26 @@ const rateLimits: Migration = {
   ],
 };
 
+// Counters need no durability (a database restart only resets the windows), so they move to a
+// MEMORY table: no redo log, no transaction, each hit one statement. Its old InnoDB counters are
+// dropped (windows restart once). MEMORY rows are fixed-length, so the bucket is bytes (not 4-byte characters), and
+// the table may grow to 256 MiB (about a million windows; the limit is fixed when the table is
+// created). TiDB ignores the engine option and keeps an ordinary table, which works the same.
+const rateLimitsInMemory: Migration = {
+  version: 3,
+  name: 'rate-limit windows in a MEMORY table',
+  statements: [
+    'DROP TABLE IF EXISTS `rate_limits`',
+    'SET SESSION max_heap_table_size = 268435456',
+    'CREATE TABLE IF NOT EXISTS `rate_limits` (\n' +
+      '  `bucket` VARBINARY(191) NOT NULL,\n' +
+      '  `count` BIGINT NOT NULL,\n' +
+      '  `reset_at` BIGINT NOT NULL,\n' +
+      '  PRIMARY KEY (`bucket`) USING HASH,\n' +
+      '  KEY `ix_rate_limits_reset_at` (`reset_at`) USING BTREE\n' +
+      ') ENGINE=MEMORY MAX_ROWS=1000000',
+  ],
+};
+
 /** Every migration, oldest first. */
-export const migrations: readonly Migration[] = [initial, rateLimits];
+export const migrations: readonly Migration[] = [initial, rateLimits, rateLimitsInMemory];

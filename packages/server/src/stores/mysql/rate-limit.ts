@@ -1,28 +1,38 @@
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader } from 'mysql2/promise';
 import { rawUnitOf } from './store.js';
 import type { MySqlStore } from './store.js';
 
 /** The server's rate-limit port (structurally the same as `RateLimitStore` of the HTTP layer). */
 export interface MySqlRateLimitStore {
   hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
-  /** Counts one call against each of several distinct keys in one transaction (two statements). */
+  /** Counts one call against each of several distinct keys: one statement per key, on one connection. */
   hitMany(keys: readonly string[], windowMs: number, now: number): Promise<Array<{ count: number; resetAt: number }>>;
-}
-
-interface WindowRow extends RowDataPacket {
-  bucket: string;
-  count: number | string;
-  reset_at: number | string;
 }
 
 /** How often one process deletes windows that have ended. */
 const SWEEP_EVERY_MS = 60_000;
+/** The statement returns `count * OFFSET + (reset_at - now)` through `LAST_INSERT_ID(expr)`. */
+const OFFSET = 2 ** 32;
+/** The highest count the packed value carries exactly (the packed value stays below 2^53). */
+const MAX_COUNT = 2 ** 21 - 1;
+
+// One statement per hit: a new window when the old one has ended, else count + 1. Assignments
+// run left to right: `count` tests the old `reset_at`; the `reset_at` assignment sees the new
+// `count` and the old `reset_at`, and packs both new values into LAST_INSERT_ID(expr), which the
+// OK packet returns as its insert id. A row that did not exist yet leaves the insert id at 0:
+// its window is (1, now + windowMs).
+const NEW_RESET_AT = 'IF(`reset_at` <= ?, ?, `reset_at`)';
+const UPSERT =
+  'INSERT INTO `rate_limits` (`bucket`, `count`, `reset_at`) VALUES (?, 1, ?) ON DUPLICATE KEY UPDATE ' +
+  '`count` = IF(`reset_at` <= ?, 1, `count` + 1), ' +
+  `\`reset_at\` = ${NEW_RESET_AT} + 0 * LAST_INSERT_ID(LEAST(\`count\`, ${MAX_COUNT}) * ${OFFSET} + LEAST(GREATEST(${NEW_RESET_AT} - ?, 0), ${OFFSET - 1}))`;
 
 /**
- * Rate-limit windows in the store's database, so every server instance counts against the same
- * budgets. A hit is one short transaction: an upsert (a new window when the old one has ended,
- * else count + 1) and a read of the rows it still holds locked, so each call sees its own count.
- * `hitMany` counts several buckets (the client API's IP and key + IP) in the same two statements.
+ * Rate-limit windows in the store's database (a `MEMORY` table: counters need no durability, a
+ * database restart only resets the windows), so every server instance counts against the same
+ * budgets. A hit is one statement that both counts and returns the count and window end (through
+ * `LAST_INSERT_ID(expr)`), so each call sees exactly its own count and no row lock outlives the
+ * statement. Counts above 2,097,151 in one window are reported as 2,097,151 (far above any limit).
  *
  * @example
  * ```ts
@@ -36,26 +46,23 @@ export function createMySqlRateLimitStore(store: MySqlStore): MySqlRateLimitStor
   const hitMany = async (keys: readonly string[], windowMs: number, now: number) => {
     if (keys.length === 0) return [];
     if (new Set(keys).size !== keys.length) throw new TypeError('hitMany needs distinct keys');
+    if (!(windowMs > 0 && windowMs < OFFSET)) throw new RangeError(`rate-limit window must be between 1 ms and ${OFFSET - 1} ms`);
     if (now >= nextSweep) {
       nextSweep = now + SWEEP_EVERY_MS;
       unit((run) => run<ResultSetHeader>('DELETE FROM `rate_limits` WHERE `reset_at` <= ? LIMIT 1000', [now])).catch(() => undefined);
     }
     const resetAt = now + windowMs;
-    // Rows are locked in one order (sorted keys), so two calls on the same buckets cannot deadlock each other.
-    const sorted = [...keys].sort();
+    // The table has no transactions (MEMORY): each statement counts by itself, and the unit's
+    // COMMIT flushes nothing. On TiDB (which ignores the engine) each is a one-row transaction.
     return unit(async (run) => {
-      // The upsert keeps the rows locked until COMMIT, so the read sees exactly this call's counts.
-      await run<ResultSetHeader>(
-        `INSERT INTO \`rate_limits\` (\`bucket\`, \`count\`, \`reset_at\`) VALUES ${sorted.map(() => '(?, 1, ?)').join(', ')} ` +
-          'ON DUPLICATE KEY UPDATE `count` = IF(`reset_at` <= ?, 1, `count` + 1), `reset_at` = IF(`reset_at` <= ?, ?, `reset_at`)',
-        [...sorted.flatMap((key) => [key, resetAt]), now, now, resetAt],
-      );
-      const rows = await run<WindowRow[]>(
-        `SELECT \`bucket\`, \`count\`, \`reset_at\` FROM \`rate_limits\` WHERE \`bucket\` IN (${sorted.map(() => '?').join(', ')})`,
-        sorted,
-      );
-      const byBucket = new Map(rows.map((row) => [row.bucket, { count: Number(row.count), resetAt: Number(row.reset_at) }]));
-      return keys.map((key) => byBucket.get(key) ?? { count: 1, resetAt });
+      const results: Array<{ count: number; resetAt: number }> = [];
+      for (const key of keys) {
+        const header = await run<ResultSetHeader>(UPSERT, [key, resetAt, now, now, resetAt, now, resetAt, now]);
+        const packed = Number(header.insertId);
+        if (packed === 0) results.push({ count: 1, resetAt });
+        else results.push({ count: Math.floor(packed / OFFSET), resetAt: now + (packed % OFFSET) });
+      }
+      return results;
     });
   };
   return {
@@ -66,3 +73,4 @@ export function createMySqlRateLimitStore(store: MySqlStore): MySqlRateLimitStor
     hitMany,
   };
 }
+
