@@ -5,7 +5,7 @@ import type { MySqlStore } from './store.js';
 /** The server's rate-limit port (structurally the same as `RateLimitStore` of the HTTP layer). */
 export interface MySqlRateLimitStore {
   hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
-  /** Counts one call against each of several distinct keys: one statement per key, on one connection. */
+  /** Counts one call against each of several distinct keys: one statement per key, run in parallel. */
   hitMany(keys: readonly string[], windowMs: number, now: number): Promise<Array<{ count: number; resetAt: number }>>;
 }
 
@@ -52,18 +52,18 @@ export function createMySqlRateLimitStore(store: MySqlStore): MySqlRateLimitStor
       unit((run) => run<ResultSetHeader>('DELETE FROM `rate_limits` WHERE `reset_at` <= ? LIMIT 1000', [now])).catch(() => undefined);
     }
     const resetAt = now + windowMs;
-    // The table has no transactions (MEMORY): each statement counts by itself, and the unit's
-    // COMMIT flushes nothing. On TiDB (which ignores the engine) each is a one-row transaction.
-    return unit(async (run) => {
-      const results: Array<{ count: number; resetAt: number }> = [];
-      for (const key of keys) {
-        const header = await run<ResultSetHeader>(UPSERT, [key, resetAt, now, now, resetAt, now, resetAt, now]);
-        const packed = Number(header.insertId);
-        if (packed === 0) results.push({ count: 1, resetAt });
-        else results.push({ count: Math.floor(packed / OFFSET), resetAt: now + (packed % OFFSET) });
-      }
-      return results;
-    });
+    // The table has no transactions (MEMORY): each key is its own unit of one statement (MySQL
+    // with enforce_gtid_consistency refuses two non-transactional updates in one transaction), and
+    // the unit's COMMIT flushes nothing. On TiDB (which ignores the engine) each is a one-row transaction.
+    return Promise.all(
+      keys.map((key) =>
+        unit(async (run) => {
+          const header = await run<ResultSetHeader>(UPSERT, [key, resetAt, now, now, resetAt, now, resetAt, now]);
+          const packed = Number(header.insertId);
+          return packed === 0 ? { count: 1, resetAt } : { count: Math.floor(packed / OFFSET), resetAt: now + (packed % OFFSET) };
+        }),
+      ),
+    );
   };
   return {
     async hit(key, windowMs, now) {
