@@ -9,11 +9,18 @@ export interface CertificateSigner {
    * (`invalid_payload`) when a payload field is missing or has the wrong type.
    */
   sign(payload: CertificatePayload): string;
+  /**
+   * Like {@link CertificateSigner.sign}, but the Ed25519 signature is computed in libuv's thread
+   * pool, so a server keeps serving other requests meanwhile and uses every core for signing. The
+   * result is the same text `sign` returns (Ed25519 is deterministic). A payload error rejects.
+   */
+  signAsync(payload: CertificatePayload): Promise<string>;
 }
 
 /**
  * Creates a signer for one Ed25519 private key (raw 32-byte seed or `{ pkcs8 }` DER). The key is
- * imported into `node:crypto` once; each `sign` is one payload encode plus one Ed25519 signature.
+ * imported into `node:crypto` once; each `sign` is one payload encode plus one Ed25519 signature
+ * (`signAsync`: the same, with the signature computed off the event loop).
  * The payload's `kid` must name this key: the signer does not know kids.
  *
  * @example
@@ -21,6 +28,7 @@ export interface CertificateSigner {
  * import { createCertificateSigner } from '@svc-licensing/cert-format/sign';
  * const signer = createCertificateSigner(seed);
  * const certificate = signer.sign(payload); // 'CRT1.eyJ2Ijox....<86 chars>'
+ * const same = await signer.signAsync(payload); // === certificate, signed in the thread pool
  * ```
  */
 export function createCertificateSigner(privateKey: SigningPrivateKey): CertificateSigner {
@@ -40,6 +48,23 @@ export function createCertificateSigner(privateKey: SigningPrivateKey): Certific
       const inputLength = inputBytes.write(signingInput, 0, 'latin1');
       const signature = nodeSign(null, inputBytes.subarray(0, inputLength), key);
       return `${signingInput}.${signature.toString('base64url')}`;
+    },
+    signAsync(payload) {
+      let signingInput: string;
+      try {
+        assertCertificatePayload(payload);
+        signingInput = CERTIFICATE_PREFIX + Buffer.from(payloadJson(payload), 'utf8').toString('base64url');
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      // Its own input buffer: the scratch buffers are reused by the next call before this one ends.
+      const input = Buffer.from(signingInput, 'latin1');
+      return new Promise((resolve, reject) => {
+        nodeSign(null, input, key, (error, signature) => {
+          if (error) reject(error);
+          else resolve(`${signingInput}.${signature.toString('base64url')}`);
+        });
+      });
     },
   };
 }

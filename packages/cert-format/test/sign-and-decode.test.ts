@@ -68,6 +68,20 @@ describe('signing a certificate', () => {
     expect(codeOf(() => encodePayload({ ...basePayload(), entitlements: [1] } as never))).toBe('invalid_payload');
   });
 
+  it('signs in the thread pool to the same text as the synchronous sign, many at once', async () => {
+    const signer = createCertificateSigner(TEST_SEED_K1);
+    const payloads = Array.from({ length: 50 }, (_, i) => basePayload({ licensee: `Licensee ${i} – Zoë`, seats: i + 1 }));
+    const texts = await Promise.all(payloads.map((p) => signer.signAsync(p)));
+    expect(texts).toEqual(payloads.map((p) => signer.sign(p)));
+    expect(new Set(texts).size).toBe(50);
+  });
+
+  it('rejects an invalid payload from signAsync with invalid_payload, without throwing synchronously', async () => {
+    const signer = createCertificateSigner(TEST_SEED_K1);
+    const pending = signer.signAsync(basePayload({ seats: 1.5 }));
+    await expect(pending).rejects.toMatchObject({ code: 'invalid_payload' });
+  });
+
   it('refuses keys that are not a 32-byte seed or Ed25519 PKCS#8 with invalid_private_key', () => {
     expect(codeOf(() => createCertificateSigner(new Uint8Array(31)))).toBe('invalid_private_key');
     expect(codeOf(() => createCertificateSigner({ pkcs8: new Uint8Array(48) }))).toBe('invalid_private_key');
