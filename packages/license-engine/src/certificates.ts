@@ -1,6 +1,7 @@
 import type { CertificatePayload } from '@svc-licensing/cert-format';
 import { certificateTimes } from '@svc-licensing/cert-format';
 import { createCertificateSigner } from '@svc-licensing/cert-format/sign';
+import type { CertificateSigner } from '@svc-licensing/cert-format/sign';
 import { LicensingError } from './errors.js';
 import type { LicenseRecord, PlanRecord, ProductRecord, SigningKeyRecord } from './records.js';
 import type { StoreTx } from './store.js';
@@ -8,18 +9,26 @@ import type { EngineContext } from './_internal/context.js';
 import { maxMajorOf, validUntilOf } from './_internal/effective.js';
 import { unixSeconds } from './_internal/time.js';
 
+/** A certificate decided inside a unit of work, signed after it ends ({@link signCertificateOf}). */
+export interface UnsignedCertificate {
+  payload: CertificatePayload;
+  signer: CertificateSigner;
+}
+
 /**
- * Signs a CRT1 certificate for one license on one machine with the product's active key.
+ * Builds the CRT1 payload for one license on one machine, with the product's active key.
  * Terms come from the license's current plan (entitlements, maxMajor unless overridden,
  * offlineDays override else the product's), so a plan change applies at the next certificate.
  * `signingKey`: the product's active key when the caller already read it in this unit (it is
  * then not read again); the signer itself is cached per key record, whose seed never changes.
+ * Everything is read in the unit; the signature is computed after it ends, so no store lock or
+ * pooled connection is held while signing.
  */
-export async function issueCertificate(
+export async function prepareCertificate(
   ctx: EngineContext,
   tx: StoreTx,
   parts: { license: LicenseRecord; plan: PlanRecord; product: ProductRecord; fingerprint: string; signingKey?: SigningKeyRecord | null },
-): Promise<string> {
+): Promise<UnsignedCertificate> {
   const { license, plan, product, fingerprint } = parts;
   const key = parts.signingKey !== undefined ? parts.signingKey : await tx.findOne('signingKeys', { productId: product.id, status: 'active' });
   if (!key) throw new LicensingError('internal_error', `product ${product.id} has no active signing key`);
@@ -57,5 +66,10 @@ export async function issueCertificate(
     refreshAfter: times.refreshAfter,
     expiresAt: times.expiresAt,
   };
-  return signer.sign(payload);
+  return { payload, signer };
+}
+
+/** Signs a prepared certificate off the event loop (libuv's thread pool). */
+export function signCertificateOf(unsigned: UnsignedCertificate): Promise<string> {
+  return unsigned.signer.signAsync(unsigned.payload);
 }

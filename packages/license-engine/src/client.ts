@@ -6,7 +6,8 @@ import type { AccountRecord, ActivationRecord, LicenseRecord, PlanRecord, Produc
 import type { ClientLicenseRecords, StoreTx } from './store.js';
 import { CLOSURE_DAYS } from './accounts.js';
 import { audit } from './audit.js';
-import { issueCertificate } from './certificates.js';
+import { prepareCertificate, signCertificateOf } from './certificates.js';
+import type { UnsignedCertificate } from './certificates.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, transact } from './_internal/context.js';
 import { activationLimitOf, validUntilOf } from './_internal/effective.js';
@@ -110,7 +111,7 @@ function assertUsable(ctx: EngineContext, { license, product }: Found): void {
  */
 export async function activate(ctx: EngineContext, input: ActivateInput): Promise<{ certificate: string; activation: string }> {
   const req = parse(input, true);
-  return transact(ctx, async (tx) => {
+  const decided = await transact(ctx, async (tx) => {
     const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint);
     assertUsable(ctx, found);
     const { license, plan, product, account } = found;
@@ -149,9 +150,10 @@ export async function activate(ctx: EngineContext, input: ActivateInput): Promis
         data: { activation: activation.id, fingerprint: req.fingerprint },
       });
     }
-    const certificate = await issueCertificate(ctx, tx, { license, plan, product, fingerprint: req.fingerprint });
-    return { certificate, activation: activation.id };
+    const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, fingerprint: req.fingerprint });
+    return { unsigned, activation: activation.id };
   });
+  return { certificate: await signCertificateOf(decided.unsigned), activation: decided.activation };
 }
 
 /**
@@ -175,9 +177,9 @@ export async function validate(ctx: EngineContext, input: ValidateInput): Promis
   // Most validates write nothing: they read without locks in a read-only unit. Only when
   // lastSeenAt (or the platform or app version) must be written does it run again, locked.
   const read = await transact(ctx, (tx) => validateIn(ctx, tx, req, false), { readOnly: true });
-  if (read) return read;
-  const written = await transact(ctx, (tx) => validateIn(ctx, tx, req, true));
-  return written!; // with `write` it never answers null
+  // With `write` it never answers null.
+  const unsigned = read ?? (await transact(ctx, (tx) => validateIn(ctx, tx, req, true)))!;
+  return { certificate: await signCertificateOf(unsigned) };
 }
 
 /** One validate in `tx`; without `write`, null when the activation needs writing. */
@@ -186,7 +188,7 @@ async function validateIn(
   tx: StoreTx,
   req: ReturnType<typeof parse>,
   write: boolean,
-): Promise<{ certificate: string } | null> {
+): Promise<UnsignedCertificate | null> {
   const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint, write);
   assertUsable(ctx, found);
   const seen = found.activation;
@@ -200,7 +202,7 @@ async function validateIn(
   }
   const { license, plan, product, signingKey } = found;
   const parts = { license, plan, product, fingerprint: req.fingerprint };
-  return { certificate: await issueCertificate(ctx, tx, signingKey === undefined ? parts : { ...parts, signingKey }) };
+  return prepareCertificate(ctx, tx, signingKey === undefined ? parts : { ...parts, signingKey });
 }
 
 /** `POST /licenses/deactivate`: frees the machine's seat, in any license status. */
