@@ -1,11 +1,11 @@
 import type { ResultSetHeader } from 'mysql2/promise';
-import { rawUnitOf } from './store.js';
+import { rawAutocommitOf } from './store.js';
 import type { MySqlStore } from './store.js';
 
 /** The server's rate-limit port (structurally the same as `RateLimitStore` of the HTTP layer). */
 export interface MySqlRateLimitStore {
   hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
-  /** Counts one call against each of several distinct keys: one statement per key, run in parallel. */
+  /** Counts one call against each of several distinct keys: one autocommitted statement per key, run in parallel. */
   hitMany(keys: readonly string[], windowMs: number, now: number): Promise<Array<{ count: number; resetAt: number }>>;
 }
 
@@ -41,7 +41,7 @@ const UPSERT =
  * ```
  */
 export function createMySqlRateLimitStore(store: MySqlStore): MySqlRateLimitStore {
-  const unit = rawUnitOf(store);
+  const autocommit = rawAutocommitOf(store);
   let nextSweep = 0;
   const hitMany = async (keys: readonly string[], windowMs: number, now: number) => {
     if (keys.length === 0) return [];
@@ -49,20 +49,20 @@ export function createMySqlRateLimitStore(store: MySqlStore): MySqlRateLimitStor
     if (!(windowMs > 0 && windowMs < OFFSET)) throw new RangeError(`rate-limit window must be between 1 ms and ${OFFSET - 1} ms`);
     if (now >= nextSweep) {
       nextSweep = now + SWEEP_EVERY_MS;
-      unit((run) => run<ResultSetHeader>('DELETE FROM `rate_limits` WHERE `reset_at` <= ? LIMIT 1000', [now])).catch(() => undefined);
+      autocommit<ResultSetHeader>('DELETE FROM `rate_limits` WHERE `reset_at` <= ? LIMIT 1000', [now]).catch(() => undefined);
     }
     const resetAt = now + windowMs;
-    // The table has no transactions (MEMORY): each key is its own unit of one statement (MySQL
-    // with enforce_gtid_consistency refuses two non-transactional updates in one transaction), and
-    // the unit's COMMIT flushes nothing. On TiDB (which ignores the engine) each is a one-row transaction.
+    // The table has no transactions (MEMORY): each statement runs autocommitted, its own
+    // transaction (MySQL with enforce_gtid_consistency refuses two non-transactional updates in
+    // one transaction), prepared, with no COMMIT round trip. Two prepared statements on two
+    // connections cost the database less than both in one multi-statement text query (measured:
+    // 2 x 28 µs against 95 µs). On TiDB (which ignores the engine) each is a one-row transaction.
     return Promise.all(
-      keys.map((key) =>
-        unit(async (run) => {
-          const header = await run<ResultSetHeader>(UPSERT, [key, resetAt, now, now, resetAt, now, resetAt, now]);
-          const packed = Number(header.insertId);
-          return packed === 0 ? { count: 1, resetAt } : { count: Math.floor(packed / OFFSET), resetAt: now + (packed % OFFSET) };
-        }),
-      ),
+      keys.map(async (key) => {
+        const header = await autocommit<ResultSetHeader>(UPSERT, [key, resetAt, now, now, resetAt, now, resetAt, now]);
+        const packed = Number(header.insertId);
+        return packed === 0 ? { count: 1, resetAt } : { count: Math.floor(packed / OFFSET), resetAt: now + (packed % OFFSET) };
+      }),
     );
   };
   return {

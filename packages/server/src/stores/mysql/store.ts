@@ -73,6 +73,20 @@ function direct<R extends RowDataPacket[] | ResultSetHeader>(
 export type RawUnit = <T>(work: (run: Run) => Promise<T>) => Promise<T>;
 const rawUnits = new WeakMap<MySqlStore, RawUnit>();
 
+/**
+ * Runs one prepared statement autocommitted (its own transaction, no COMMIT round trip) on the
+ * read pool, with the store's stale-connection retry. Internal.
+ */
+export type RawAutocommit = <R>(sql: string, values: readonly SqlValue[]) => Promise<R>;
+const rawAutocommits = new WeakMap<MySqlStore, RawAutocommit>();
+
+/** The autocommitted query runner of a store made by {@link createMySqlStore}. Internal. */
+export function rawAutocommitOf(store: MySqlStore): RawAutocommit {
+  const run = rawAutocommits.get(store);
+  if (!run) throw new TypeError('not a store made by createMySqlStore');
+  return run;
+}
+
 /** The raw unit-of-work runner of a store made by {@link createMySqlStore}. Internal. */
 export function rawUnitOf(store: MySqlStore): RawUnit {
   const unit = rawUnits.get(store);
@@ -127,7 +141,10 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     return pool;
   };
   const pool = newPool();
-  /** Read-only units: sessions with autocommit on, so a read needs no COMMIT round trip. Opened on first use. */
+  /**
+   * Read-only units and single autocommitted statements: sessions with autocommit on, so they
+   * need no COMMIT round trip. Opened on first use.
+   */
   let readPool: ReturnType<typeof createPool> | null = null;
   const prepared = new WeakSet<object>();
   /** Failures after which a retry is unsafe (the connection broke during COMMIT). */
@@ -284,7 +301,31 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     },
   };
   rawUnits.set(store, unit);
+  rawAutocommits.set(store, autocommit);
   return store;
+
+  /** One autocommitted query; a reused connection that turns out broken is replaced (bounded). */
+  async function autocommit<R>(sql: string, values: readonly SqlValue[]): Promise<R> {
+    if (closed) throw new Error('store is closed');
+    await ready();
+    for (let staleRetries = 0; ; staleRetries++) {
+      const { connection, reused } = await acquireTracked(true);
+      try {
+        const result = await direct<ResultSetHeader>(connection, 'execute', sql, values, queryTimeout);
+        connection.release();
+        return result as R;
+      } catch (error) {
+        if (isServerError(error)) {
+          connection.release();
+          throw error;
+        }
+        connection.destroy();
+        // A pooled connection the server closed meanwhile fails on first use: try a fresh one.
+        if (reused && staleRetries < poolSize) continue;
+        throw connectionFailure(error);
+      }
+    }
+  }
 
   /** Runs `work` in a transaction, again after a deadlock or lock-wait timeout (bounded). */
   async function unit<T>(work: (run: Run) => Promise<T>, readOnly = false): Promise<T> {
