@@ -1,10 +1,11 @@
 import { getQuery, getRequestIP, getRouterParams, H3, type H3Event } from 'h3';
+import { FastResponse } from 'srvx';
 import type { LicenseEngine } from '@svc-licensing/license-engine';
 import { authenticate } from './http/auth.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './http/body.js';
 import { CLIENT_CORS_HEADERS, CLIENT_PREFLIGHT_HEADERS } from './http/cors.js';
 import { ApiError, errorResponse, toErrorReply } from './http/errors.js';
-import { createJsonLogger, describeCause, type RequestLogger } from './http/log.js';
+import { createJsonLogger, describeCause, isoNow, type RequestLogger, type RequestLogLine } from './http/log.js';
 import {
   binding, consume, consumeMany, createMemoryRateLimitStore, DEFAULT_RATE_LIMITS, licenseKeyBucket, rateLimitHeaders,
   type RateLimitResult, type RateLimits, type RateLimitStore,
@@ -41,6 +42,8 @@ export interface AppOptions {
 
 interface RequestState {
   startedAt: number;
+  /** Response headers of this request (CORS, rate limits), plain: a web `Headers` costs more. */
+  headers: Record<string, string>;
   accountId?: string;
   errorCode?: string;
   cause?: unknown;
@@ -74,7 +77,7 @@ export function createApp(options: AppOptions): H3 {
   const app = new H3({
     silent: true,
     onRequest(event) {
-      state(event).svc = { startedAt: performance.now() };
+      state(event).svc = { startedAt: performance.now(), headers: {} };
     },
     onError(error, event) {
       const reply = toErrorReply(error);
@@ -83,23 +86,22 @@ export function createApp(options: AppOptions): H3 {
         s.errorCode = reply.code;
         if (reply.internal !== null) s.cause = reply.internal;
       }
-      const headers = new Headers(event.res.headers);
-      for (const [name, value] of Object.entries(reply.headers)) headers.set(name, value);
-      return errorResponse(reply, headers);
+      return errorResponse(reply, new Headers({ ...s?.headers, ...reply.headers }));
     },
     onResponse(response, event) {
       const s = state(event).svc;
       if (log === null || s === undefined) return;
-      log({
-        time: new Date().toISOString(),
+      const line: RequestLogLine = {
+        time: isoNow(),
         method: event.req.method,
         path: event.url.pathname,
         status: response.status,
         durationMs: Math.round((performance.now() - s.startedAt) * 10) / 10,
-        ...(s.accountId === undefined ? {} : { account: s.accountId }),
-        ...(s.errorCode === undefined ? {} : { error: s.errorCode }),
-        ...(s.cause === undefined ? {} : { cause: describeCause(s.cause) }),
-      });
+      };
+      if (s.accountId !== undefined) line.account = s.accountId;
+      if (s.errorCode !== undefined) line.error = s.errorCode;
+      if (s.cause !== undefined) line.cause = describeCause(s.cause);
+      log(line);
     },
   });
 
@@ -111,10 +113,10 @@ export function createApp(options: AppOptions): H3 {
     return undefined;
   });
 
-  const limit = async (event: H3Event, results: RateLimitResult[]) => {
+  const limit = (event: H3Event, results: RateLimitResult[]) => {
     const result = binding(results);
     const headers = rateLimitHeaders(result, now());
-    for (const [name, value] of Object.entries(headers)) event.res.headers.set(name, value);
+    Object.assign(state(event).svc.headers, headers);
     if (!result.allowed) throw new ApiError('rate_limited', 'Too many requests; retry after the time in Retry-After.', { headers });
   };
 
@@ -127,9 +129,9 @@ export function createApp(options: AppOptions): H3 {
       if (def.api === 'vendor') {
         ({ accountId } = await authenticate(event, services.engine));
         state(event).svc.accountId = accountId;
-        await limit(event, [await consume(store, `vendor:${accountId}`, limits.vendorPerAccount, limits.windowMs, now())]);
+        limit(event, [await consume(store, `vendor:${accountId}`, limits.vendorPerAccount, limits.windowMs, now())]);
       } else if (def.api === 'client') {
-        for (const [name, value] of Object.entries(CLIENT_CORS_HEADERS)) event.res.headers.set(name, value);
+        Object.assign(state(event).svc.headers, CLIENT_CORS_HEADERS);
         ip = clientIp(event);
       }
       let query: unknown;
@@ -147,13 +149,16 @@ export function createApp(options: AppOptions): H3 {
         const key = (body as { key?: unknown } | undefined)?.key;
         const buckets = [{ key: `client-ip:${ip}`, limit: limits.clientPerIp }];
         if (typeof key === 'string') buckets.push({ key: `client-key:${licenseKeyBucket(key)}:${ip}`, limit: limits.clientPerKeyAndIp });
-        await limit(event, await consumeMany(store, buckets, limits.windowMs, now()));
+        limit(event, await consumeMany(store, buckets, limits.windowMs, now()));
         if (invalid !== undefined) throw invalid.error;
       }
       const params = getRouterParams(event, { decode: true });
       const result = await def.handler({ ...services, event, params, body, query, accountId });
-      if (def.status !== undefined) event.res.status = def.status;
-      return result;
+      // The JSON answer with its headers in one plain object (h3 would merge a web Headers per request).
+      return new FastResponse(JSON.stringify(result), {
+        status: def.status ?? 200,
+        headers: { 'content-type': 'application/json;charset=UTF-8', ...state(event).svc.headers },
+      });
     });
   }
   return app;

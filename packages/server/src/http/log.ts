@@ -47,6 +47,18 @@ export function createJsonLogger(stream: { write(text: string): unknown } = proc
   };
 }
 
+let isoMs = -1;
+let isoText = '';
+/** `new Date().toISOString()`, formatted once per millisecond (a busy server logs many lines in one). */
+export function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
+
 /** A short description of an unexpected error for the log (name, message, first stack frames). */
 export function describeCause(error: unknown): string {
   if (error instanceof Error) {

@@ -32,5 +32,10 @@ type Defined<T> = T extends object ? { [K in keyof T]: Exclude<T[K], undefined> 
 
 function withoutUndefined(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined));
+  const out: Record<string, unknown> = {};
+  for (const field in value) {
+    const v = (value as Record<string, unknown>)[field];
+    if (v !== undefined) out[field] = v;
+  }
+  return out;
 }

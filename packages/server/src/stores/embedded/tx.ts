@@ -1,5 +1,5 @@
 import { StoreConflictError } from '@svc-licensing/license-engine';
-import type { Collection, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
+import type { ClientLicenseRecords, Collection, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
 import type { Change, Row, Tables } from './tables.js';
 
 /** A unit of work in progress: writes go straight to the tables and are remembered for undo and the journal. */
@@ -145,6 +145,23 @@ export function openTx(tables: Tables, readOnly = false): OpenTx {
       const last = data[data.length - 1];
       const nextCursor = best.length > query.limit && last ? encodeCursor(last.id) : null;
       return { data: data.map((row) => out(row) as unknown as RecordMap[C]), nextCursor };
+    },
+    // The client API's reads in one synchronous pass over the indexes (validate's hot path).
+    async readClientLicense(q): Promise<ClientLicenseRecords> {
+      live();
+      const one = <C extends Collection>(collection: C, row: Row | null | undefined) => (row ? (out(row) as unknown as RecordMap[C]) : null);
+      const product = one('products', tables.get('products', q.productId));
+      const signingKey = one('signingKeys', select('signingKeys', { productId: q.productId, status: 'active' })[0]);
+      const license = one('licenses', select('licenses', { keyHash: q.keyHash })[0]);
+      if (!license) return { product, license, plan: null, account: null, activation: null, signingKey };
+      return {
+        product,
+        license,
+        plan: one('plans', tables.get('plans', license.planId)),
+        account: one('accounts', tables.get('accounts', license.accountId)),
+        activation: one('activations', select('activations', { licenseId: license.id, fingerprint: q.fingerprint })[0]),
+        signingKey,
+      };
     },
     async insert<C extends Collection>(collection: C, record: RecordMap[C]) {
       writable();
