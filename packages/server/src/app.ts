@@ -105,13 +105,10 @@ export function createApp(options: AppOptions): H3 {
     },
   });
 
-  // CORS preflight of the client API.
-  app.use((event) => {
-    if (event.req.method === 'OPTIONS' && clientPaths.has(event.url.pathname)) {
-      return new Response(null, { status: 204, headers: CLIENT_PREFLIGHT_HEADERS });
-    }
-    return undefined;
-  });
+  // CORS preflight of the client API: a route per path, so other requests pass no middleware.
+  for (const path of clientPaths) {
+    app.on('OPTIONS', toRouterPath(path), () => new FastResponse(null, { status: 204, headers: CLIENT_PREFLIGHT_HEADERS }));
+  }
 
   const limit = (event: H3Event, results: RateLimitResult[]) => {
     const result = binding(results);

@@ -65,6 +65,8 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions = 
   let failed = false;
   const connecting = import('unstorage/drivers/redis').then(({ default: redisDriver }) => {
     const driver = redisDriver({
+      // Hits of requests handled in the same event-loop turn go out in one write.
+      enableAutoPipelining: true,
       // Fail a command quickly while Redis is away instead of queueing it for long.
       maxRetriesPerRequest: 1,
       commandTimeout: 2000,

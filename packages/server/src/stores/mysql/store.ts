@@ -1,7 +1,7 @@
 import type { Store, StoreTx, TransactionOptions } from '@svc-licensing/license-engine';
 import { createPool } from 'mysql2/promise';
-import type { Connection as CoreConnection } from 'mysql2';
-import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import type { PoolConnection } from 'mysql2';
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { MySqlStoreError, connectionFailure, isRetryable, isServerError } from './errors.js';
 import { databaseName, latestVersion, migrate } from './migrate.js';
 import { createTx } from './tx.js';
@@ -62,10 +62,8 @@ function direct<R extends RowDataPacket[] | ResultSetHeader>(
 ): Promise<R> {
   return new Promise<R>((resolve, reject) => {
     const callback = (error: unknown, rows: unknown) => (error ? reject(error) : resolve(rows as R));
-    // At run time `connection.connection` is the driver's callback connection.
-    const core = connection.connection as unknown as CoreConnection;
-    if (method === 'execute') core.execute({ sql, values: [...values], timeout }, callback);
-    else core.query({ sql, values: [...values], timeout }, callback);
+    if (method === 'execute') connection.execute({ sql, values: [...values], timeout }, callback);
+    else connection.query({ sql, values: [...values], timeout }, callback);
   });
 }
 
@@ -158,7 +156,7 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     const connection = await acquire();
     let broken = false;
     try {
-      const [rows] = await connection.query<VersionRow[]>({ sql: 'SELECT MAX(`version`) AS `version` FROM `schema_migrations`', timeout: queryTimeout });
+      const rows = await direct<VersionRow[]>(connection, 'query', 'SELECT MAX(`version`) AS `version` FROM `schema_migrations`', [], queryTimeout);
       const version = Number(rows[0]?.version ?? 0);
       if (version < latestVersion()) {
         throw new MySqlStoreError('store_schema', `mysql store: schema version ${version}, this code needs ${latestVersion()}: run the migrations`);
@@ -171,7 +169,7 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
       throw MySqlStoreError.is(error) || isServerError(error) ? error : connectionFailure(error);
     } finally {
       // Sessions run with autocommit off: end the read's transaction before the next user.
-      if (!broken) await connection.query({ sql: 'ROLLBACK', timeout: queryTimeout }).catch(() => (broken = true));
+      if (!broken) await direct(connection, 'query', 'ROLLBACK', [], queryTimeout).catch(() => (broken = true));
       if (broken) connection.destroy();
       else connection.release();
     }
@@ -201,38 +199,40 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
         settled = true;
         reject(connectionFailure({ code: 'ACQUIRE_TIMEOUT', message: 'no pooled connection became free in time' }));
       }, acquireTimeout);
-      from.getConnection().then(
-        (c) => {
-          if (settled) return c.release();
-          settled = true;
-          clearTimeout(timer);
-          resolve(c);
-        },
-        (error: unknown) => {
+      // The driver's callback pool: the promise pool wraps every connection it hands out in a new object.
+      from.pool.getConnection((error, c) => {
+        if (error) {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
           reject(isServerError(error) ? error : connectionFailure(error));
-        },
-      );
+          return;
+        }
+        if (settled) return c.release();
+        settled = true;
+        clearTimeout(timer);
+        resolve(c);
+      });
     });
-    const reused = prepared.has(connection.connection);
+    const reused = prepared.has(connection);
     if (!reused) {
       try {
-        await connection.query({
+        await direct(
+          connection,
+          'query',
           // autocommit off: the first statement of a unit opens its transaction, which saves the
           // round trip of a START TRANSACTION per unit; COMMIT or ROLLBACK always ends it.
           // Read-only units keep autocommit on: each SELECT is its own consistent read.
-          sql: "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION', SESSION innodb_lock_wait_timeout = ?, SESSION autocommit = ?",
-          values: [lockWait, readOnly ? 1 : 0],
-          timeout: queryTimeout,
-        });
-        await connection.query({ sql: 'SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ', timeout: queryTimeout });
+          "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION', SESSION innodb_lock_wait_timeout = ?, SESSION autocommit = ?",
+          [lockWait, readOnly ? 1 : 0],
+          queryTimeout,
+        );
+        await direct(connection, 'query', 'SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ', [], queryTimeout);
       } catch (error) {
         connection.destroy();
         throw isServerError(error) ? error : connectionFailure(error);
       }
-      prepared.add(connection.connection);
+      prepared.add(connection);
     }
     return { connection, reused };
   }
