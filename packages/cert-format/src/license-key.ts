@@ -36,6 +36,8 @@ const SIZE = LICENSE_KEY_ALPHABET.length; // 30
 const LIMIT = 256 - (256 % SIZE); // 240: bytes at or above are rejected, so each character is uniform
 const SUFFIX = new RegExp(`^(.*?)[${LICENSE_KEY_ALPHABET}]{5}(-[${LICENSE_KEY_ALPHABET}]{5}){3}$`, 's');
 const WHITESPACE = /\s+/g;
+/** Anything `normalizeLicenseKey` would change: a key typed as issued skips both replacements. */
+const DENORMALIZED = /[\sa-z]/;
 
 const defaultRandomBytes = (n: number): Uint8Array => globalThis.crypto.getRandomValues(new Uint8Array(n));
 
@@ -79,6 +81,7 @@ export function generateLicenseKey(keyPrefix: string, randomBytes: (n: number) =
  */
 export function normalizeLicenseKey(input: string): string {
   if (typeof input !== 'string') throw new CertFormatError('invalid_argument', 'license key must be a string');
+  if (!DENORMALIZED.test(input)) return input;
   return input.replace(WHITESPACE, '').replace(/[a-z]+/g, (s) => s.toUpperCase());
 }
 

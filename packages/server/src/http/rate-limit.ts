@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { normalizeLicenseKey } from '@svc-licensing/cert-format';
 
 /**
  * Where rate-limit counters live. The memory store suits one process; a shared store (Redis,
@@ -132,9 +133,9 @@ export function rateLimitHeaders(result: RateLimitResult, now: number): Record<s
 }
 
 /**
- * A limiter key for a license key: the SHA-256 of the normalized key (no spaces, upper case),
+ * A limiter key for a license key: the SHA-256 of the normalized key (`normalizeLicenseKey`),
  * so the clear key is never kept and differently typed forms of one key share a budget.
  */
 export function licenseKeyBucket(licenseKey: string): string {
-  return createHash('sha256').update(licenseKey.replace(/\s+/g, '').toUpperCase()).digest('hex');
+  return createHash('sha256').update(normalizeLicenseKey(licenseKey)).digest('hex');
 }

@@ -103,7 +103,8 @@ export class Tables {
     const table = this.table(collection);
     if (typeof where.id === 'string') return table.rows.has(where.id) ? [where.id] : [];
     let best: Set<string> | null = null;
-    for (const [field, value] of Object.entries(where)) {
+    for (const field in where) {
+      const value = where[field];
       if (value === undefined) continue;
       const index = table.byField.get(field);
       if (!index) continue;

@@ -34,7 +34,8 @@ const shared = (row: Row): Row => {
 const byId = (a: Row, b: Row): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 function matches(row: Row, where: object): boolean {
-  for (const [field, value] of Object.entries(where)) {
+  for (const field in where) {
+    const value = (where as Record<string, unknown>)[field];
     if (value !== undefined && row[field] !== value) return false;
   }
   return true;
