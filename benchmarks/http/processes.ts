@@ -1,15 +1,19 @@
-// Child processes of the HTTP benchmark: the built CLI (`packages/server/dist/cli.js`) and the
+// Child processes of the HTTP benchmark: the built CLI (`packages/server/bin/svc-licensing.cjs`) and the
 // hello-JSON reference server, each started on a free port and stopped with SIGTERM.
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const cliPath = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
+export const cliPath = fileURLToPath(new URL('../../packages/server/bin/svc-licensing.cjs', import.meta.url));
 const helloPath = fileURLToPath(new URL('./hello.ts', import.meta.url));
 
+const builtCli = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
+
 export function assertBuilt(): void {
-  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`pnpm build\` first`);
+  if (!existsSync(builtCli)) throw new Error(`${builtCli} is missing: run \`pnpm build\` first`);
 }
 
 /** Variables of the server's own options, emptied so the caller's shell cannot change a run. */
@@ -38,35 +42,44 @@ export function runCli(args: string[], env: Record<string, string>): Promise<str
   });
 }
 
-function started(child: ChildProcess, what: string): Promise<Running> {
+let logFiles = 0;
+
+/**
+ * Starts a child whose stdout (one log line per request) goes to a file, not a pipe: reading a
+ * pipe in this process would charge the log's consumer to the load generator, which shares the
+ * machine's cores with the server. The file is deleted when the child stops.
+ */
+function spawnLogged(args: string[], env: NodeJS.ProcessEnv, what: string): Promise<Running> {
+  const logPath = join(tmpdir(), `svc-bench-${process.pid}-${logFiles++}.log`);
+  const fd = openSync(logPath, 'w');
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', fd, 'pipe'] });
+  closeSync(fd);
   return new Promise((resolve, reject) => {
-    let buffer = '';
     let err = '';
     let done = false;
     child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-    // The server logs every request to stdout: keep reading (and dropping) it, or it would block.
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      if (done) return;
-      buffer += chunk;
-      for (const line of buffer.split('\n').slice(0, -1)) {
-        if (!line.includes('"listening"')) continue;
-        done = true;
-        const url = (JSON.parse(line) as { url: string }).url;
-        resolve({
-          url,
-          pid: child.pid!,
-          stop: () =>
-            new Promise<void>((res) => {
-              if (child.exitCode !== null) return res();
-              child.once('exit', () => res());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-      buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
-    });
+    const poll = setInterval(() => {
+      const line = readFileSync(logPath, 'utf8').split('\n').find((l) => l.includes('"listening"'));
+      if (!line) return;
+      clearInterval(poll);
+      done = true;
+      resolve({
+        url: (JSON.parse(line) as { url: string }).url,
+        pid: child.pid!,
+        stop: () =>
+          new Promise<void>((res) => {
+            const finish = () => rm(logPath, { force: true }).then(() => res());
+            if (child.exitCode !== null) return void finish();
+            child.once('exit', finish);
+            child.kill('SIGTERM');
+          }),
+      });
+    }, 25);
     child.on('exit', (code) => {
-      if (!done) reject(new Error(`${what} exited ${code} before listening: ${err}`));
+      if (done) return;
+      clearInterval(poll);
+      void rm(logPath, { force: true });
+      reject(new Error(`${what} exited ${code} before listening: ${err}`));
     });
   });
 }
@@ -75,15 +88,10 @@ function started(child: ChildProcess, what: string): Promise<Running> {
 export function startServer(storeArgs: string[], env: Record<string, string>): Promise<Running> {
   // BENCH_SERVER_NODE_ARGS: extra Node flags for the servers, e.g. `--cpu-prof` to profile a run.
   const nodeArgs = process.env['BENCH_SERVER_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, cliPath, 'serve', '--port', '0', '--host', '127.0.0.1', ...storeArgs], {
-    env: { ...process.env, ...clean, ...unlimited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return started(child, 'svc-licensing serve');
+  return spawnLogged([...nodeArgs, cliPath, 'serve', '--port', '0', '--host', '127.0.0.1', ...storeArgs], { ...process.env, ...clean, ...unlimited, ...env }, 'svc-licensing serve');
 }
 
 /** The hello-JSON h3 reference server (same Node listener as the service). */
 export function startHello(): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', helloPath], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return started(child, 'hello server');
+  return spawnLogged(['--import', 'tsx', helloPath], process.env, 'hello server');
 }
