@@ -3,6 +3,7 @@ import type { ApiKeyRecord } from './records.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, owned, transact } from './_internal/context.js';
 import { sha256Hex } from './_internal/hash.js';
+import { timestampMs } from './_internal/time.js';
 import { cursorOf, requireString } from './_internal/validate.js';
 import type { ApiKeyCreatedView, ApiKeyView, ListView } from './views.js';
 import { apiKeyView } from './views.js';
@@ -67,19 +68,45 @@ export async function revokeApiKey(ctx: EngineContext, accountId: string, id: st
 }
 
 /**
+ * How far an API key's `lastUsedAt` may lag behind its last use: `authenticate` writes the key only
+ * when `lastUsedAt` would move by more than this, so most vendor requests only read.
+ *
+ * @example
+ * ```ts
+ * API_KEY_LAST_USED_RESOLUTION_MS; // 60000
+ * ```
+ */
+export const API_KEY_LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
  * Looks up a bearer value by its SHA-256 (the value itself is never stored, so no secret is
- * compared) and records `lastUsedAt`. null for an unknown key or a closed account.
+ * compared) and records `lastUsedAt` to within `API_KEY_LAST_USED_RESOLUTION_MS`. null for an
+ * unknown key or a closed account.
  */
 export async function authenticate(ctx: EngineContext, bearer: string): Promise<{ accountId: string; apiKeyId: string } | null> {
   if (typeof bearer !== 'string' || !KEY_FORM.test(bearer)) return null;
   const hash = sha256Hex(bearer);
-  return transact(ctx, async (tx) => {
-    const key = await tx.findOne('apiKeys', { hash });
-    if (!key) return null;
-    const account = await tx.get('accounts', key.accountId);
-    if (!account || account.status !== 'open') return null;
-    const at = now(ctx);
-    if (key.lastUsedAt !== at) await tx.update('apiKeys', { ...key, lastUsedAt: at });
-    return { accountId: key.accountId, apiKeyId: key.id };
-  });
+  // A read-only unit first; only a key whose lastUsedAt is stale is written, in a second unit.
+  const read = await transact(ctx, (tx) => authenticateIn(ctx, tx, hash, false), { readOnly: true });
+  if (read !== undefined) return read;
+  return (await transact(ctx, (tx) => authenticateIn(ctx, tx, hash, true)))!;
+}
+
+/** One authentication in `tx`; without `write`, undefined when `lastUsedAt` must be written. */
+async function authenticateIn(
+  ctx: EngineContext,
+  tx: StoreTx,
+  hash: string,
+  write: boolean,
+): Promise<{ accountId: string; apiKeyId: string } | null | undefined> {
+  const key = await tx.findOne('apiKeys', { hash });
+  if (!key) return null;
+  const account = await tx.get('accounts', key.accountId);
+  if (!account || account.status !== 'open') return null;
+  const stale = key.lastUsedAt === null || ctx.clock.now() - timestampMs(key.lastUsedAt) > API_KEY_LAST_USED_RESOLUTION_MS;
+  if (stale) {
+    if (!write) return undefined;
+    await tx.update('apiKeys', { ...key, lastUsedAt: now(ctx) });
+  }
+  return { accountId: key.accountId, apiKeyId: key.id };
 }

@@ -29,6 +29,7 @@ export type { CreatePlanInput, UpdatePlanInput } from './plans.js';
 export type { CreateLicenseInput, UpdateLicenseInput, LicenseFilters } from './licenses.js';
 export type { CreateIntegrationInput, UpdateIntegrationInput } from './integrations.js';
 export { LAST_SEEN_RESOLUTION_MS } from './client.js';
+export { API_KEY_LAST_USED_RESOLUTION_MS } from './api-keys.js';
 export type { ActivateInput, ValidateInput, DeactivateInput } from './client.js';
 export type {
   ListView,

@@ -34,6 +34,20 @@ describe('accounts and API keys', () => {
     expect(listed).toEqual({ id: apiKey.id, name: 'default', prefix: apiKey.prefix, lastUsedAt: '2030-01-15T10:00:05Z', createdAt: START });
   });
 
+  it('records lastUsedAt at most once a minute: later uses within the minute only read', async () => {
+    const { account, apiKey } = await t.engine.createAccount({ name: 'Acme', ownerEmail: 'owner@acme.test' });
+    const lastUsed = async () => (await t.engine.listApiKeys(account.id)).data[0]!.lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    await t.engine.authenticate(apiKey.key);
+    expect(await lastUsed()).toBe('2030-01-15T10:00:00Z');
+    t.clock.advance(59_000);
+    expect(await t.engine.authenticate(apiKey.key)).toEqual({ accountId: account.id, apiKeyId: apiKey.id });
+    expect(await lastUsed()).toBe('2030-01-15T10:00:00Z');
+    t.clock.advance(2_000);
+    await t.engine.authenticate(apiKey.key);
+    expect(await lastUsed()).toBe('2030-01-15T10:01:01Z');
+  });
+
   it('stores only the SHA-256 of a key; an unknown, malformed or revoked key authenticates nobody', async () => {
     const { account, apiKey } = await t.engine.createAccount({ name: 'Acme', ownerEmail: 'owner@acme.test' });
     const [record] = await t.store.transaction((tx) => tx.findMany('apiKeys', { accountId: account.id }));

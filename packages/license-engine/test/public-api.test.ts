@@ -6,6 +6,7 @@ import { createTestEngine } from './fixtures.js';
 it('exports exactly these names (a rename is a visible decision)', () => {
   expect(Object.keys(engine).sort()).toMatchInlineSnapshot(`
     [
+      "API_KEY_LAST_USED_RESOLUTION_MS",
       "CLOSURE_DAYS",
       "DEFAULT_SERVICE_PLANS",
       "EXPORTS_PER_HOUR",
