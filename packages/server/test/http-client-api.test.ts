@@ -144,6 +144,25 @@ describeEverySetup('client API over HTTP', (setup) => {
     expect((await h.api('GET', `/licenses/${license.id}`)).body.activationCount).toBe(0);
   });
 
+  it('answers JSON with its content type, CORS headers (client API only) and rate-limit headers', async () => {
+    const h = await createHarness(setup);
+    const { product, license } = await licensed(h);
+    const activated = await h.client('activate', { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1) });
+    expect(activated.status).toBe(200);
+    expect(activated.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(activated.headers.get('access-control-allow-origin')).toBe('*');
+    expect(activated.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
+    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(activated.headers.get(name)).toMatch(/^\d+$/);
+    const listed = await h.api('GET', '/products');
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(listed.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    expect(listed.headers.get('access-control-allow-origin')).toBeNull();
+    const created = await h.api('POST', '/products', { name: 'Second', keyPrefix: 'SEC' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
   it('answers the CORS preflight of every client route', async () => {
     const h = await createHarness(setup);
     for (const action of ['activate', 'validate', 'deactivate']) {
