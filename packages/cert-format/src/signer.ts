@@ -33,17 +33,21 @@ export interface CertificateSigner {
  */
 export function createCertificateSigner(privateKey: SigningPrivateKey): CertificateSigner {
   const key = importPrivateKey(privateKey);
-  // Scratch buffers reused across signs (a signer is used synchronously), so a sign allocates no
-  // intermediate byte buffers: JSON → UTF-8 → base64url text → ASCII bytes to sign.
+  // Scratch buffers reused across signs, so a sign allocates no intermediate byte buffers:
+  // JSON → UTF-8 → base64url text → ASCII bytes to sign. Only the synchronous steps use them.
   let jsonBytes = Buffer.allocUnsafe(2048);
   let inputBytes = Buffer.allocUnsafe(4096);
+  /** The text the signature covers, `CRT1.<base64url payload>`, after checking the payload. */
+  const signingInputOf = (payload: CertificatePayload): string => {
+    assertCertificatePayload(payload);
+    const json = payloadJson(payload);
+    if (json.length * 3 > jsonBytes.length) jsonBytes = Buffer.allocUnsafe(json.length * 3);
+    const jsonLength = jsonBytes.write(json, 0, 'utf8');
+    return CERTIFICATE_PREFIX + jsonBytes.toString('base64url', 0, jsonLength);
+  };
   return {
     sign(payload) {
-      assertCertificatePayload(payload);
-      const json = payloadJson(payload);
-      if (json.length * 3 > jsonBytes.length) jsonBytes = Buffer.allocUnsafe(json.length * 3);
-      const jsonLength = jsonBytes.write(json, 0, 'utf8');
-      const signingInput = CERTIFICATE_PREFIX + jsonBytes.toString('base64url', 0, jsonLength);
+      const signingInput = signingInputOf(payload);
       if (signingInput.length > inputBytes.length) inputBytes = Buffer.allocUnsafe(signingInput.length * 2);
       const inputLength = inputBytes.write(signingInput, 0, 'latin1');
       const signature = nodeSign(null, inputBytes.subarray(0, inputLength), key);
@@ -52,8 +56,7 @@ export function createCertificateSigner(privateKey: SigningPrivateKey): Certific
     signAsync(payload) {
       let signingInput: string;
       try {
-        assertCertificatePayload(payload);
-        signingInput = CERTIFICATE_PREFIX + Buffer.from(payloadJson(payload), 'utf8').toString('base64url');
+        signingInput = signingInputOf(payload);
       } catch (error) {
         return Promise.reject(error);
       }
