@@ -66,10 +66,16 @@ interface ClientRow extends RowDataPacket {
 const t = (collection: Collection): string => quote(tables[collection].table);
 const c = (collection: Collection, field: string): string => (field === 'id' ? '`id`' : quote(tables[collection].columns.get(field)!));
 
+/** The license's plan, account and activation for a fingerprint, joined to licenses `l`. */
+const LICENSE_PARTS_JOINS =
+  `LEFT JOIN ${t('plans')} \`pl\` ON \`pl\`.\`id\` = \`l\`.${c('licenses', 'planId')} ` +
+  `LEFT JOIN ${t('accounts')} \`a\` ON \`a\`.\`id\` = \`l\`.${c('licenses', 'accountId')} ` +
+  `LEFT JOIN ${t('activations')} \`act\` ON \`act\`.${c('activations', 'licenseId')} = \`l\`.\`id\` AND \`act\`.${c('activations', 'fingerprint')} = ? `;
+
 /**
  * `readClientLicense` as one statement from the product's row: each record joined by the same
  * keys the separate reads use, the active signing key joined by its index (a correlated
- * `ORDER BY ... LIMIT 1` subquery costed the database a third more). No row: the product does not
+ * `ORDER BY ... LIMIT 1` subquery cost the database a third more). No row: the product does not
  * exist, and {@link CLIENT_LICENSE_WITHOUT_PRODUCT_SQL} reads the rest.
  */
 const CLIENT_LICENSE_SQL =
@@ -77,18 +83,14 @@ const CLIENT_LICENSE_SQL =
   `FROM ${t('products')} \`p\` ` +
   `LEFT JOIN ${t('signingKeys')} \`k\` ON \`k\`.${c('signingKeys', 'productId')} = \`p\`.\`id\` AND \`k\`.${c('signingKeys', 'status')} = 'active' ` +
   `LEFT JOIN ${t('licenses')} \`l\` ON \`l\`.${c('licenses', 'keyHash')} = ? ` +
-  `LEFT JOIN ${t('plans')} \`pl\` ON \`pl\`.\`id\` = \`l\`.${c('licenses', 'planId')} ` +
-  `LEFT JOIN ${t('accounts')} \`a\` ON \`a\`.\`id\` = \`l\`.${c('licenses', 'accountId')} ` +
-  `LEFT JOIN ${t('activations')} \`act\` ON \`act\`.${c('activations', 'licenseId')} = \`l\`.\`id\` AND \`act\`.${c('activations', 'fingerprint')} = ? ` +
+  LICENSE_PARTS_JOINS +
   'WHERE `p`.`id` = ?';
 
 /** The license side of `readClientLicense` for a product that does not exist (a refused call). */
 const CLIENT_LICENSE_WITHOUT_PRODUCT_SQL =
   'SELECT NULL AS `product`, `l`.`doc` AS `license`, `pl`.`doc` AS `plan`, `a`.`doc` AS `account`, `act`.`doc` AS `activation`, NULL AS `signing_key` ' +
   `FROM ${t('licenses')} \`l\` ` +
-  `LEFT JOIN ${t('plans')} \`pl\` ON \`pl\`.\`id\` = \`l\`.${c('licenses', 'planId')} ` +
-  `LEFT JOIN ${t('accounts')} \`a\` ON \`a\`.\`id\` = \`l\`.${c('licenses', 'accountId')} ` +
-  `LEFT JOIN ${t('activations')} \`act\` ON \`act\`.${c('activations', 'licenseId')} = \`l\`.\`id\` AND \`act\`.${c('activations', 'fingerprint')} = ? ` +
+  LICENSE_PARTS_JOINS +
   `WHERE \`l\`.${c('licenses', 'keyHash')} = ?`;
 
 const doc = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
