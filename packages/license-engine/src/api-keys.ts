@@ -1,7 +1,7 @@
 import { LicensingError } from './errors.js';
 import type { ApiKeyRecord } from './records.js';
 import type { EngineContext } from './_internal/context.js';
-import { now, owned, transact } from './_internal/context.js';
+import { now, owned, readMostly, transact } from './_internal/context.js';
 import { sha256Hex } from './_internal/hash.js';
 import { timestampMs } from './_internal/time.js';
 import { cursorOf, requireString } from './_internal/validate.js';
@@ -86,10 +86,8 @@ export const API_KEY_LAST_USED_RESOLUTION_MS = 60_000;
 export async function authenticate(ctx: EngineContext, bearer: string): Promise<{ accountId: string; apiKeyId: string } | null> {
   if (typeof bearer !== 'string' || !KEY_FORM.test(bearer)) return null;
   const hash = sha256Hex(bearer);
-  // A read-only unit first; only a key whose lastUsedAt is stale is written, in a second unit.
-  const read = await transact(ctx, (tx) => authenticateIn(ctx, tx, hash, false), { readOnly: true });
-  if (read !== undefined) return read;
-  return (await transact(ctx, (tx) => authenticateIn(ctx, tx, hash, true)))!;
+  // Only a key whose lastUsedAt is stale is written.
+  return readMostly(ctx, (tx, write) => authenticateIn(ctx, tx, hash, write));
 }
 
 /** One authentication in `tx`; without `write`, undefined when `lastUsedAt` must be written. */

@@ -9,7 +9,7 @@ import { audit } from './audit.js';
 import { prepareCertificate, signCertificateOf } from './certificates.js';
 import type { UnsignedCertificate } from './certificates.js';
 import type { EngineContext } from './_internal/context.js';
-import { now, transact } from './_internal/context.js';
+import { now, readMostly, transact } from './_internal/context.js';
 import { activationLimitOf, validUntilOf } from './_internal/effective.js';
 import { addDays, timestampMs } from './_internal/time.js';
 import { asObject, invalid, optionalString } from './_internal/validate.js';
@@ -176,19 +176,17 @@ export async function validate(ctx: EngineContext, input: ValidateInput): Promis
   const req = parse(input, false);
   // Most validates write nothing: they read without locks in a read-only unit. Only when
   // lastSeenAt (or the platform or app version) must be written does it run again, locked.
-  const read = await transact(ctx, (tx) => validateIn(ctx, tx, req, false), { readOnly: true });
-  // With `write` it never answers null.
-  const unsigned = read ?? (await transact(ctx, (tx) => validateIn(ctx, tx, req, true)))!;
+  const unsigned = await readMostly(ctx, (tx, write) => validateIn(ctx, tx, req, write));
   return { certificate: await signCertificateOf(unsigned) };
 }
 
-/** One validate in `tx`; without `write`, null when the activation needs writing. */
+/** One validate in `tx`; without `write`, undefined when the activation needs writing. */
 async function validateIn(
   ctx: EngineContext,
   tx: StoreTx,
   req: ReturnType<typeof parse>,
   write: boolean,
-): Promise<UnsignedCertificate | null> {
+): Promise<UnsignedCertificate | undefined> {
   const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint, write);
   assertUsable(ctx, found);
   const seen = found.activation;
@@ -197,7 +195,7 @@ async function validateIn(
   // Coalesced: the hottest path writes only when lastSeenAt moves by more than the resolution (or details change).
   const stale = ctx.clock.now() - timestampMs(seen.lastSeenAt) > LAST_SEEN_RESOLUTION_MS;
   if (stale || next.platform !== seen.platform || next.appVersion !== seen.appVersion) {
-    if (!write) return null;
+    if (!write) return undefined;
     await tx.update('activations', { ...next, lastSeenAt: now(ctx) });
   }
   const { license, plan, product, signingKey } = found;

@@ -38,6 +38,17 @@ export async function transact<T>(ctx: EngineContext, work: (tx: StoreTx) => Pro
   }
 }
 
+/**
+ * For calls that usually only read: runs `work` in a read-only unit, and only when it answers
+ * `undefined` (something must be written) again in a write unit, where it must not answer
+ * `undefined`.
+ */
+export async function readMostly<T>(ctx: EngineContext, work: (tx: StoreTx, write: boolean) => Promise<T | undefined>): Promise<T> {
+  const read = await transact(ctx, (tx) => work(tx, false), { readOnly: true });
+  if (read !== undefined) return read;
+  return (await transact(ctx, (tx) => work(tx, true))) as T;
+}
+
 /** Reads a record of the caller's account, or throws `not_found` (also for another account's record). */
 export async function owned<C extends Exclude<Collection, 'accounts'>>(
   tx: StoreTx,
