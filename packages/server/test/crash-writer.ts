@@ -3,6 +3,8 @@
  * data folder as fast as it can, with 8 in flight, and prints `ack <marker>` after each one
  * resolves. The test kills it with SIGKILL at random moments.
  *
+ * With a checkpoint size and a count (crash-journal.test.ts) it commits that many and then idles.
+ *
  * Every transaction moves 1 between two of 10 balances, increments a `total` counter and inserts
  * a marker record: a half-applied transaction breaks the sum of balances or `total` = markers.
  */
@@ -10,7 +12,12 @@ import { openEmbeddedStore } from '../src/stores/embedded/index.js';
 import type { StoreTx } from '@svc-licensing/license-engine';
 
 const dir = process.argv[2]!;
-const store = await openEmbeddedStore(dir, { checkpointBytes: 8 * 1024, checkpointIntervalMs: 50 });
+// `<dir> <checkpointBytes> <count>`: no timed checkpoints; commits `count` transactions, prints `done`, then idles until killed.
+const bounded = process.argv[3] === undefined ? null : { checkpointBytes: Number(process.argv[3]), count: Number(process.argv[4]) };
+const store = await openEmbeddedStore(
+  dir,
+  bounded ? { checkpointBytes: bounded.checkpointBytes } : { checkpointBytes: 8 * 1024, checkpointIntervalMs: 50 },
+);
 const ts = '2030-01-01T00:00:00Z';
 
 await store.transaction(async (tx) => {
@@ -33,8 +40,8 @@ async function transfer(tx: StoreTx, marker: string): Promise<void> {
   await tx.insert('counters', { id: marker, accountId: 'acc_mark', count: 1, expiresAt: ts });
 }
 
-async function worker(): Promise<never> {
-  for (;;) {
+async function worker(): Promise<void> {
+  while (bounded === null || n < bounded.count) {
     const marker = `m_${process.pid}_${n++}`;
     await store.transaction((tx) => transfer(tx, marker));
     process.stdout.write(`ack ${marker}\n`);
@@ -42,3 +49,5 @@ async function worker(): Promise<never> {
 }
 
 await Promise.all(Array.from({ length: 8 }, worker));
+process.stdout.write('done\n');
+setInterval(() => undefined, 60_000); // idle until killed

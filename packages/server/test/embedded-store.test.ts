@@ -170,6 +170,36 @@ describe('embedded store on a data folder', () => {
     expect(await readFile(join(dir, 'journal', segments[0]!), 'utf8')).toBe('');
   });
 
+  it('removes at the next checkpoint a snapshot folder that a kill during cleanup left empty', async () => {
+    const dir = await tempDir();
+    const store = await open(dir);
+    await store.transaction(bump('c'));
+    await store.checkpoint();
+    await store.transaction(bump('c'));
+    await store.checkpoint();
+    // Killed while removing generation 1: its files are gone, its folder is not (no key names it any more).
+    await mkdir(join(dir, 'records', 'snapshots', '000000000001'));
+    await writeFile(join(dir, 'records', 'snapshots', 'stale'), ''); // not a generation: left alone
+    await store.transaction(bump('c'));
+    await store.checkpoint();
+    expect((await readdir(join(dir, 'records', 'snapshots'))).sort()).toEqual(['000000000003', 'stale']);
+  });
+
+  it('keeps appending to the newest journal segment across restarts instead of adding one per start', async () => {
+    const dir = await tempDir();
+    for (let run = 0; run < 3; run++) {
+      const store = await openEmbeddedStore(dir);
+      await store.transaction(bump('c'));
+      const copy = await crashCopy(dir); // as a kill -9 would leave it: no checkpoint on close
+      await store.close();
+      await rm(dir, { recursive: true });
+      await cp(copy, dir, { recursive: true });
+    }
+    expect(await readdir(join(dir, 'journal'))).toEqual(['000000000001.log']);
+    const store = await open(dir);
+    expect(await store.transaction((tx) => tx.get('counters', 'c'))).toMatchObject({ count: 3 });
+  });
+
   it('writes no journal line for an update that changes nothing (a validate within the same second)', async () => {
     const dir = await tempDir();
     const store = await open(dir);

@@ -55,11 +55,11 @@ export function decodeLine(line: string): Change[] | null {
 }
 
 /**
- * Every transaction of the segments numbered `from` and above, oldest first, and the newest
- * segment number. Those segments must follow each other from `from`. A last line cut short by a
+ * Every transaction of the segments numbered `from` and above, oldest first, the newest
+ * segment number and the bytes of those segments. Those segments must follow each other from `from`. A last line cut short by a
  * crash (never acknowledged) is cut off the file, so new segments can follow it.
  */
-export async function readJournal(dir: string, from: number): Promise<{ transactions: Change[][]; last: number }> {
+export async function readJournal(dir: string, from: number): Promise<{ transactions: Change[][]; last: number; bytes: number }> {
   await mkdir(dir, { recursive: true });
   const segments = (await readdir(dir))
     .map((name) => SEGMENT_RE.exec(name)?.[1])
@@ -71,6 +71,7 @@ export async function readJournal(dir: string, from: number): Promise<{ transact
     if (seq !== from + i) throw new Error(`journal segment ${segmentName(from + i)} is missing in ${dir}`);
   }
   const transactions: Change[][] = [];
+  let bytes = 0;
   for (const [s, seq] of segments.entries()) {
     const path = join(dir, segmentName(seq));
     const raw = await readFile(path);
@@ -88,6 +89,7 @@ export async function readJournal(dir: string, from: number): Promise<{ transact
       goodBytes += Buffer.byteLength(line) + 1;
     }
     if (tail !== '' && s !== segments.length - 1) throw new Error(`journal ${path} ends with an incomplete line`);
+    bytes += goodBytes;
     if (goodBytes < raw.length) {
       const handle = await open(path, 'r+');
       try {
@@ -98,7 +100,7 @@ export async function readJournal(dir: string, from: number): Promise<{ transact
       }
     }
   }
-  return { transactions, last: segments[segments.length - 1] ?? from - 1 };
+  return { transactions, last: segments[segments.length - 1] ?? from - 1, bytes };
 }
 
 /** Deletes every segment of `dir` numbered below `seq`. */
@@ -139,7 +141,7 @@ export class Journal {
   private flushing = false;
   private failure: unknown = null;
   private last: Promise<void> = Promise.resolve();
-  /** Bytes appended since the last rotation: the checkpoint trigger. */
+  /** Bytes in the journal since the last rotation (replayed ones included): the checkpoint trigger. */
   bytes = 0;
 
   private constructor(
@@ -148,11 +150,17 @@ export class Journal {
     private seq: number,
   ) {}
 
-  /** Starts a new segment numbered `seq` in `dir`. */
-  static async create(dir: string, seq: number): Promise<Journal> {
+  /**
+   * Appends to segment `seq` of `dir` (created if missing; an existing one must end with a whole
+   * line, as `readJournal` leaves it). `bytes` is what the journal already holds since the last
+   * checkpoint (the segments replayed at start-up), so the checkpoint trigger counts them.
+   */
+  static async create(dir: string, seq: number, bytes = 0): Promise<Journal> {
     const handle = await open(join(dir, segmentName(seq)), 'a');
     await syncDir(dir);
-    return new Journal(dir, handle, seq);
+    const journal = new Journal(dir, handle, seq);
+    journal.bytes = bytes;
+    return journal;
   }
 
   /** The error that made the journal unusable, if any. */

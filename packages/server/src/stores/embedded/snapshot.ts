@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open, rm } from 'node:fs/promises';
+import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Storage } from 'unstorage';
@@ -121,7 +121,7 @@ export async function writeSnapshot(
   return { bytes };
 }
 
-/** Deletes every generation older than `gen` (and, on the fs driver, its emptied folder). */
+/** Deletes every generation older than `gen` (and, on the fs driver, its folder, also one a kill left empty). */
 export async function removeSnapshotsBefore(storage: Storage, gen: number, syncBase?: string): Promise<void> {
   const old = new Set<string>();
   for (const key of await storage.getKeys(PREFIX)) {
@@ -131,7 +131,16 @@ export async function removeSnapshotsBefore(storage: Storage, gen: number, syncB
       old.add(g);
     }
   }
-  if (syncBase !== undefined) for (const g of old) await rm(join(syncBase, PREFIX, g), { recursive: true, force: true });
+  if (syncBase === undefined) return;
+  // Also the folders a kill left empty (their files were removed, the folder was not): no key names them.
+  let folders: string[] = [];
+  try {
+    folders = await readdir(join(syncBase, PREFIX));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  for (const name of folders) if (/^\d{12}$/.test(name) && Number(name) < gen) old.add(name);
+  for (const g of old) await rm(join(syncBase, PREFIX, g), { recursive: true, force: true });
 }
 
 async function syncPath(path: string): Promise<void> {

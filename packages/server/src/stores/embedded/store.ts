@@ -65,11 +65,13 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
   let journal: Journal | null = null;
   if (journalDir !== undefined) {
     const from = snapshot?.manifest.segment ?? 1;
-    const { transactions, last } = await readJournal(journalDir, from);
+    const { transactions, last, bytes } = await readJournal(journalDir, from);
     for (const changes of transactions) for (const c of changes) tables.put(c.collection, c.id, c.row);
     changed = transactions.length > 0;
     await removeSegments(journalDir, from); // covered by the snapshot (a checkpoint cut short)
-    journal = await Journal.create(journalDir, last + 1);
+    // Keep appending to the newest segment (its torn tail is cut off) and count what was replayed:
+    // a process killed again and again must not add a segment per start nor restart the count at 0.
+    journal = await Journal.create(journalDir, Math.max(last, from), bytes);
   }
 
   let queue: Promise<unknown> = Promise.resolve();
@@ -131,6 +133,9 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
         }, options.checkpointIntervalMs);
   timer?.unref();
   const checkpointBytes = options.checkpointBytes ?? 16 * 1024 * 1024;
+  const journalTooLong = () => journal !== null && journal.bytes > Math.max(checkpointBytes, snapshotBytes);
+  // A journal replayed at start-up that is already past the trigger: checkpoint now, not after more writes.
+  if (journalTooLong()) checkpoint().catch(() => undefined);
 
   return {
     async transaction<T>(work: (tx: StoreTx) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
@@ -166,7 +171,7 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
         }
         throw unusable();
       }
-      if (journal && journal.bytes > Math.max(checkpointBytes, snapshotBytes)) checkpoint().catch(() => undefined);
+      if (journalTooLong()) checkpoint().catch(() => undefined);
       return result;
     },
 
