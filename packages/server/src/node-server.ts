@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { H3 } from 'h3';
 import { toNodeHandler } from 'h3/node';
 
@@ -12,6 +12,11 @@ export interface ListenOptions {
   handleSignals?: boolean;
   /** How long in-flight requests may take to finish on close before connections are cut; 10 s by default. */
   shutdownTimeoutMs?: number;
+  /**
+   * On close, how long an idle keep-alive connection is kept open so that a request its client
+   * is sending right then is still answered (with `Connection: close`) instead of reset; 1 s by default.
+   */
+  idleGraceMs?: number;
 }
 
 /** A listening server. */
@@ -22,33 +27,111 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** A bound port whose app comes later (`serve`): requests that arrive before it wait for it. */
+export interface BoundServer extends RunningServer {
+  /** The port actually bound. */
+  port: number;
+  /** Starts answering with `app`. */
+  serve(app: H3): void;
+}
+
+/** The port is taken or not allowed: carries the port and host so callers can say which. */
+export class ListenError extends Error {
+  constructor(
+    readonly code: string,
+    readonly port: number,
+    readonly host: string,
+    cause: unknown,
+  ) {
+    const why = code === 'EADDRINUSE' ? 'is already in use' : code === 'EACCES' ? 'may not be used by this user' : `cannot be bound (${code})`;
+    super(`port ${port} on ${host} ${why}`, { cause });
+    this.name = 'ListenError';
+  }
+}
+
+interface Connection {
+  /** Requests received and not yet answered. */
+  active: number;
+  /** Closed by us (after the grace): a request still arriving is dropped, never run. */
+  ending: boolean;
+  timer: NodeJS.Timeout | null;
+}
+
 /**
- * Serves an app on Node's HTTP server. `close()` (also run on SIGTERM) is graceful: new
- * connections are refused, idle keep-alive connections closed, requests in flight finish.
- *
- * @example
- * const server = await listen(createApp({ engine, publicBaseUrl }), { port: 8080, host: '0.0.0.0' });
- * console.log(server.url);
- * await server.close();
+ * Binds `options.port` before anything else happens, so a caller can fail on a taken port before
+ * it writes anything; the app is attached with `serve`. `close()` is polite: it stops accepting
+ * connections at once (a new connection is refused, so its client knows nothing was sent), every
+ * response from then on carries `Connection: close`, and an idle keep-alive connection stays open
+ * for `idleGraceMs` so that a request already on its way is answered rather than reset, then is
+ * ended with a FIN. After `shutdownTimeoutMs` whatever is left is cut.
  */
-export async function listen(app: H3, options: ListenOptions): Promise<RunningServer> {
-  const server: Server = createServer(toNodeHandler(app));
+export async function bindServer(options: ListenOptions): Promise<BoundServer> {
+  const host = options.host ?? '127.0.0.1';
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+  let attached!: () => void;
+  const ready = new Promise<void>((resolve) => (attached = resolve));
+  let closing: Promise<void> | null = null;
+  const idleGraceMs = options.idleGraceMs ?? 1000;
+  const connections = new Map<Socket, Connection>();
+  const inFlight = new Set<ServerResponse>();
+
+  const endIdle = (socket: Socket, state: Connection) => {
+    state.timer = null;
+    if (state.active > 0 || socket.destroyed) return;
+    state.ending = true;
+    socket.end(); // FIN, not RST; the client closes its side
+    setTimeout(() => socket.destroy(), 1000).unref();
+  };
+  /** Once closing, an idle connection gets its grace period, then is ended. */
+  const whenIdle = (socket: Socket, state: Connection) => {
+    if (closing === null || state.active > 0 || state.timer !== null || socket.destroyed) return;
+    state.timer = setTimeout(() => endIdle(socket, state), idleGraceMs);
+    state.timer.unref();
+  };
+
+  const server: Server = createServer((req, res) => {
+    const socket = req.socket;
+    const state = connections.get(socket);
+    if (state?.ending) {
+      socket.destroy(); // arrived after our FIN: not run, so nothing was written for it
+      return;
+    }
+    if (state) {
+      state.active++;
+      if (state.timer !== null) clearTimeout(state.timer);
+      state.timer = null;
+    }
+    if (closing !== null) res.shouldKeepAlive = false; // Node then sends `Connection: close` and ends the socket
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (!state) return;
+      state.active--;
+      whenIdle(socket, state);
+    });
+    if (handler) handler(req, res);
+    else void ready.then(() => handler!(req, res));
+  });
+  server.on('connection', (socket: Socket) => {
+    const state: Connection = { active: 0, ending: false, timer: null };
+    connections.set(socket, state);
+    socket.once('close', () => {
+      if (state.timer !== null) clearTimeout(state.timer);
+      connections.delete(socket);
+    });
+    whenIdle(socket, state);
+  });
+
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
+    const onError = (error: NodeJS.ErrnoException) => reject(new ListenError(error.code ?? 'unknown', options.port, host, error));
+    server.once('error', onError);
+    server.listen(options.port, host, () => {
+      server.off('error', onError);
       resolve();
     });
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  let closing: Promise<void> | null = null;
-  // Once closing, a connection whose last response has gone out is closed instead of kept alive.
-  server.on('request', (_req, res) => {
-    res.once('finish', () => {
-      if (closing !== null) setImmediate(() => server.closeIdleConnections());
-    });
-  });
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   const close = () =>
     (closing ??= new Promise<void>((resolve, reject) => {
@@ -56,12 +139,15 @@ export async function listen(app: H3, options: ListenOptions): Promise<RunningSe
       process.off('SIGINT', onSignal);
       const timer = setTimeout(() => server.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000);
       timer.unref();
-      server.close((error) => {
+      // Stop accepting, but not through http.Server's close(): that destroys idle keep-alive
+      // connections at once, resetting a request a client may be sending on one right then.
+      NetServer.prototype.close.call(server, (error?: Error) => {
         clearTimeout(timer);
         if (error) reject(error);
         else resolve();
       });
-      server.closeIdleConnections();
+      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      for (const [socket, state] of connections) whenIdle(socket, state);
     }));
 
   const onSignal = () => {
@@ -74,5 +160,30 @@ export async function listen(app: H3, options: ListenOptions): Promise<RunningSe
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
   }
-  return { url: `http://${host}:${address.port}`, close };
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    serve(app) {
+      handler = toNodeHandler(app) as (req: IncomingMessage, res: ServerResponse) => void;
+      attached();
+    },
+    close,
+  };
+}
+
+/**
+ * Serves an app on Node's HTTP server. `close()` (also run on SIGTERM) is graceful and polite:
+ * new connections are refused, responses from then on carry `Connection: close`, idle keep-alive
+ * connections get a short grace (a request already sent on one is answered, not reset) and are
+ * then ended, requests in flight finish.
+ *
+ * @example
+ * const server = await listen(createApp({ engine, publicBaseUrl }), { port: 8080, host: '0.0.0.0' });
+ * console.log(server.url);
+ * await server.close();
+ */
+export async function listen(app: H3, options: ListenOptions): Promise<RunningServer> {
+  const bound = await bindServer(options);
+  bound.serve(app);
+  return { url: bound.url, close: bound.close };
 }
