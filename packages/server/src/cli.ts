@@ -8,20 +8,19 @@
  *
  * Every option can also come from its environment variable (see `svc-licensing help`).
  */
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createLicenseEngine, createSecretBox } from '@svc-licensing/license-engine';
 import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
 import { createApp } from './app.js';
 import { ConfigError, MASTER_KEY_ENV, chooseStore, mailSettings, optionValue, options, redactUrl, requiredValue, serveConfig } from './config.js';
 import type { Env, OptionName, OptionSpec, ServeConfig, StoreChoice } from './config.js';
+import type { BoundServer } from './node-server.js';
 import type { RateLimitStore } from './http/rate-limit.js';
 import { ensureInitialAccount } from './initial-account.js';
 import { resolveMasterKey } from './master-key.js';
 import { createKeyEmailSender } from './key-email.js';
 import { createMailer } from './mail/create-mailer.js';
-import { listen } from './node-server.js';
+import { bindServer, ListenError } from './node-server.js';
 import { createProviderAClient } from './provider-a-client.js';
 import { createWebhookRoutes } from './routes/webhooks.js';
 import { migrateDatabase, openStore } from './stores/index.js';
@@ -110,21 +109,27 @@ async function openRateLimits(
   return { kind: 'memory', close: async () => undefined };
 }
 
-/** A port free right now on `host` (for `--port 0`, so the public URL can name the real port). */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function serve(flags: Record<string, unknown>, env: Env): Promise<void> {
   let config = serveConfig(flags, env);
-  if (config.port === 0) config = serveConfig({ ...flags, port: String(await freePort(config.host)) }, env);
+  // The port first: a taken port fails before anything is written to the data folder.
+  let bound;
+  try {
+    bound = await bindServer({ port: config.port, host: config.host, handleSignals: false });
+  } catch (error) {
+    if (!(error instanceof ListenError)) throw error;
+    const { flag, env: variable } = options.port;
+    throw new ConfigError(`${error.message}: stop what is listening there, or choose another port with --${flag} <port> or ${variable}=<port> (0 picks a free one)`);
+  }
+  try {
+    if (config.port === 0) config = serveConfig({ ...flags, port: String(bound.port) }, env);
+    await startServing(bound, config, flags, env);
+  } catch (error) {
+    await bound.close();
+    throw error;
+  }
+}
+
+async function startServing(bound: BoundServer, config: ServeConfig, flags: Record<string, unknown>, env: Env): Promise<void> {
   const mail = mailSettings(flags, env, config.store);
   const providerAApiUrl = optionValue('providerAApiUrl', flags, env);
   // A journal that cannot be written (disk full) makes every write fail: exit so a supervisor restarts us.
@@ -149,7 +154,6 @@ async function serve(flags: Record<string, unknown>, env: Env): Promise<void> {
     ...(providerAApiUrl === undefined ? {} : { providerA: createProviderAClient({ baseUrl: providerAApiUrl }) }),
     onError: (error, context) => logError('webhook_error', error, context),
   });
-  let server;
   let rateLimits: Awaited<ReturnType<typeof openRateLimits>> | undefined;
   try {
     rateLimits = await openRateLimits(config, store, (error) => logError('redis_error', error, {}));
@@ -161,17 +165,13 @@ async function serve(flags: Record<string, unknown>, env: Env): Promise<void> {
       hooks: { sendKeyEmail: keyEmails.hook },
       routes,
     });
-    server = await listen(app, {
-      port: config.port,
-      host: config.host,
-      handleSignals: false,
-    });
+    bound.serve(app);
   } catch (error) {
     await rateLimits?.close();
     await store.close();
     throw error;
   }
-  const running = server;
+  const running = bound;
   const limiter = rateLimits;
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: 'listening', url: running.url, ...describeStore(config.store), rateLimits: limiter.kind })}\n`);
   let stopping = false;
