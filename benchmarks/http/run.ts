@@ -16,6 +16,7 @@ import type { LoadResult, LoadSpec } from './load.js';
 import { assertBuilt, runCli, startHello, startServer } from './processes.js';
 import type { Running } from './processes.js';
 import { bulkLoadLicenses, knownMachines, newMachines, seedLicenses } from './seed.js';
+import { ingest, seedIntegration } from './webhooks.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
@@ -26,13 +27,16 @@ const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 // repeated with the limits in Redis (`--redis-url`) to show what the shared limiter costs. Empty: skip.
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const ONLY = (process.env['BENCH_ONLY'] ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
-const SCENARIOS = ['validate', 'activate', 'list', 'hello'];
+const SCENARIOS = ['validate', 'activate', 'webhook', 'list', 'hello'];
 const STORES = ['hello', 'embedded', 'mysql'];
 /** Whether BENCH_ONLY selects `name` within its group: all when the filter names none of the group. */
 const wanted = (name: string, group: string[]) => {
   const chosen = ONLY.filter((w) => group.includes(w));
   return chosen.length === 0 || chosen.includes(name);
 };
+
+/** Key e-mails of the webhook runs go here as files (no mail server in the benchmark). */
+const OUTBOX = join(tmpdir(), `svc-bench-outbox-${process.pid}`);
 
 const results: { scenario: string; store: string; processes: number; result: LoadResult; cpu: string }[] = [];
 
@@ -74,6 +78,31 @@ async function measure(scenario: string, store: string, servers: Running[], spec
   log(`${scenario} ${store} x${servers.length}: ${result.requestsPerSecond} req/s, p99 ${result.p99} ms, failures ${result.failures}, cores: ${cpu}`);
 }
 
+/** Webhook ingest: new purchases (two events each), then re-deliveries of the same events. */
+async function measureIngest(store: string, servers: Running[], apiKey: string): Promise<void> {
+  const setup = await seedIntegration(servers[0]!.url, apiKey);
+  const urls = servers.map((s) => s.url);
+  await ingest(urls, setup, { connections: CONNECTIONS, seconds: 2 }); // warm-up
+  const pids = servers.map((s) => s.pid);
+  const before = { servers: pids.map(cpuSeconds), db: databasePid ? cpuSeconds(databasePid) : null, self: process.cpuUsage(), at: performance.now() };
+  const { fresh, duplicates } = await ingest(urls, setup, { connections: CONNECTIONS, seconds: SECONDS });
+  const seconds = (performance.now() - before.at) / 1000;
+  const share = (used: number | null, was: number | null) => (used === null || was === null ? '?' : ((used - was) / seconds).toFixed(2));
+  const self = process.cpuUsage(before.self);
+  const cpu = [
+    `servers ${pids.map((pid, i) => share(cpuSeconds(pid), before.servers[i] ?? null)).join('+')}`,
+    store.startsWith('MariaDB') || store.startsWith('Galera') ? `db ${share(databasePid ? cpuSeconds(databasePid) : null, before.db)}` : null,
+    `load ${((self.user + self.system) / 1e6 / seconds).toFixed(2)}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  for (const [scenario, r] of [['webhook ingest (new purchase, events/s)', fresh], ['webhook re-delivery (duplicate, events/s)', duplicates]] as const) {
+    const result = { requestsPerSecond: r.eventsPerSecond, p50: r.p50, p99: r.p99, failures: r.failures, total: r.total };
+    results.push({ scenario, store, processes: servers.length, result, cpu });
+    log(`${scenario} ${store} x${servers.length}: ${r.eventsPerSecond} events/s, p99 ${r.p99} ms, failures ${JSON.stringify(r.failureKinds)}, cores: ${cpu}`);
+  }
+}
+
 const validate = (seeded: Awaited<ReturnType<typeof seedLicenses>>): LoadSpec => ({ method: 'POST', path: '/v1/licenses/validate', body: knownMachines(seeded) });
 const activate = (seeded: Awaited<ReturnType<typeof seedLicenses>>): LoadSpec => ({ method: 'POST', path: '/v1/licenses/activate', body: newMachines(seeded) });
 
@@ -93,14 +122,17 @@ async function hello(): Promise<void> {
 
 async function embedded(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
-  const args = ['--data', join(dir, 'data')];
+  const args = ['--data', join(dir, 'data'), '--outbox', join(dir, 'outbox')];
   try {
     const apiKey = await withAccount(args, {});
     const server = await startServer(args, {});
     try {
-      const seeded = await seedLicenses(server.url, apiKey, LICENSES);
-      if (wanted('validate', SCENARIOS)) await measure('validate', 'embedded', [server], validate(seeded));
-      if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'embedded', [server], activate(seeded));
+      if (wanted('validate', SCENARIOS) || wanted('activate', SCENARIOS)) {
+        const seeded = await seedLicenses(server.url, apiKey, LICENSES);
+        if (wanted('validate', SCENARIOS)) await measure('validate', 'embedded', [server], validate(seeded));
+        if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'embedded', [server], activate(seeded));
+      }
+      if (wanted('webhook', SCENARIOS)) await measureIngest('embedded', [server], apiKey);
     } finally {
       await server.stop();
     }
@@ -118,9 +150,20 @@ async function mysql(): Promise<void> {
   try {
     await runCli(['migrate', '--database', url], env);
     const apiKey = await withAccount(['--database', url], env);
-    const one = await startServer(['--database', url], env);
+    const one = await startServer(['--database', url, '--outbox', OUTBOX], env);
     let two: Running | null = null;
     try {
+      if (wanted('webhook', SCENARIOS) && REDIS !== '') {
+        // Limits in Redis, as a deployment with several instances runs.
+        const redisArgs = ['--database', url, '--redis-url', `${REDIS}?prefix=${name}`, '--outbox', OUTBOX];
+        const viaRedis = [await startServer(redisArgs, env)];
+        try {
+          await measureIngest('MariaDB, limits in Redis', viaRedis, apiKey);
+        } finally {
+          for (const server of viaRedis) await server.stop();
+        }
+      }
+      if (!wanted('validate', SCENARIOS) && !wanted('activate', SCENARIOS) && !wanted('list', SCENARIOS)) return;
       const seeded = await seedLicenses(one.url, apiKey, LICENSES);
       if (wanted('validate', SCENARIOS)) await measure('validate', 'MariaDB', [one], validate(seeded));
       if (wanted('validate', SCENARIOS) || wanted('activate', SCENARIOS)) two = await startServer(['--database', url], env);
@@ -177,7 +220,8 @@ function table(): string {
 assertBuilt();
 log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per run, load average ${loadavg()[0]!.toFixed(2)}`);
 if (wanted('hello', STORES) && wanted('hello', SCENARIOS)) await hello();
-if (wanted('embedded', STORES) && (wanted('validate', SCENARIOS) || wanted('activate', SCENARIOS))) await embedded();
+if (wanted('embedded', STORES) && (wanted('validate', SCENARIOS) || wanted('activate', SCENARIOS) || wanted('webhook', SCENARIOS))) await embedded();
 if (wanted('mysql', STORES)) await mysql();
+await rm(OUTBOX, { recursive: true, force: true });
 const report = `${table()}\n\nLoad average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}.`;
 process.stdout.write(`${report}\n`);

@@ -2,6 +2,7 @@ import type { CustomerRecord } from './records.js';
 import type { StoreTx } from './store.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, owned, transact } from './_internal/context.js';
+import { lockOrInsert } from './_internal/claim.js';
 import { licenseViews } from './_internal/license-load.js';
 import { cursorOf, requireString } from './_internal/validate.js';
 import type { CustomerDetailView, CustomerView, ListView } from './views.js';
@@ -18,13 +19,13 @@ export async function upsertCustomer(
   email: string,
   name: string | null,
 ): Promise<CustomerRecord> {
-  const existing = await tx.findOne('customers', { accountId, email }, { lock: true });
   const at = now(ctx);
-  if (!existing) {
-    const customer: CustomerRecord = { id: ctx.ids.next('cus'), accountId, email, name: name ?? email, createdAt: at, updatedAt: at };
-    await tx.insert('customers', customer);
-    return customer;
-  }
+  const customer: CustomerRecord = { id: ctx.ids.next('cus'), accountId, email, name: name ?? email, createdAt: at, updatedAt: at };
+  const existing = await lockOrInsert(
+    (lock) => tx.findOne('customers', { accountId, email }, lock),
+    () => tx.insert('customers', customer),
+  );
+  if (!existing) return customer;
   if (name === null || name === existing.name) return existing;
   const renamed = { ...existing, name, updatedAt: at };
   await tx.update('customers', renamed);

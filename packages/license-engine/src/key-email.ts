@@ -5,6 +5,7 @@ import { loadAccount } from './accounts.js';
 import type { EngineContext } from './_internal/context.js';
 import { owned, servicePlanOf, transact } from './_internal/context.js';
 import { spendHourlyBudget } from './_internal/budget.js';
+import { lockOrInsert } from './_internal/claim.js';
 import { timestampMs, toTimestamp } from './_internal/time.js';
 
 /**
@@ -36,16 +37,19 @@ export interface KeyEmail {
  * budget is used up. Nothing is written when either is thrown.
  */
 export async function reserveKeyEmailIn(ctx: EngineContext, tx: StoreTx, license: LicenseRecord): Promise<void> {
-  const held = await tx.get('emailReservations', license.id, { lock: true });
+  const reservation = { id: license.id, accountId: license.accountId, expiresAt: toTimestamp(ctx.clock.now() + KEY_EMAIL_RESERVATION_MS) };
+  // Inserted unless one exists (a throw below rolls the insert back with everything else).
+  const held = await lockOrInsert(
+    (lock) => tx.get('emailReservations', license.id, lock),
+    () => tx.insert('emailReservations', reservation),
+  );
   if (held && timestampMs(held.expiresAt) > ctx.clock.now()) {
     throw new LicensingError('key_email_in_progress', `a key e-mail for license ${license.id} is already being sent`);
   }
   const account = await loadAccount(tx, license.accountId);
   const budget = servicePlanOf(ctx, account.servicePlan).keyEmailsPerHour;
   await spendHourlyBudget(ctx, tx, `keymail:${license.accountId}`, license.accountId, budget, 'license-key e-mails');
-  const reservation = { id: license.id, accountId: license.accountId, expiresAt: toTimestamp(ctx.clock.now() + KEY_EMAIL_RESERVATION_MS) };
   if (held) await tx.update('emailReservations', reservation);
-  else await tx.insert('emailReservations', reservation);
 }
 
 /**

@@ -8,6 +8,7 @@ import { now, transact } from './_internal/context.js';
 import type { Outcome, PaymentScope } from './_internal/payment-scope.js';
 import { onChargeback, onCustomerUpserted, onPurchase, onRefund } from './_internal/payment-orders.js';
 import { onSubscriptionChanged, onSubscriptionPaid } from './_internal/payment-subscriptions.js';
+import { lockOrInsert } from './_internal/claim.js';
 import { eventOrderKey } from './_internal/time.js';
 import { asObject, invalid, optionalString, requireString } from './_internal/validate.js';
 
@@ -46,15 +47,18 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
         licenseId: outcome.licenseId,
         data: { provider: integration.provider, eventType, result: outcome.result, detail: outcome.detail },
       });
-    const seen = await tx.findOne('processedEvents', { integrationId, eventId }, { lock: true });
+    // Claimed first, without locking a gap: a concurrent delivery of the same event waits on this
+    // insert and then finds the committed row, and answers it as a duplicate.
+    const processed: ProcessedEventRecord = { id: ctx.ids.next('pev'), accountId, integrationId, eventId, eventType, result: 'processing', processedAt: now(ctx) };
+    const seen = await lockOrInsert(
+      (lock) => tx.findOne('processedEvents', { integrationId, eventId }, lock),
+      () => tx.insert('processedEvents', processed),
+    );
     if (seen) {
       const duplicate: PaymentResult = { result: 'duplicate', detail: `event ${eventId} was already processed`, licenseId: null, keyEmail: null };
       await webhook(duplicate);
       return duplicate;
     }
-    // Claimed first: a concurrent delivery of the same event clashes here and is rerun as a duplicate.
-    const processed: ProcessedEventRecord = { id: ctx.ids.next('pev'), accountId, integrationId, eventId, eventType, result: 'processing', processedAt: now(ctx) };
-    await tx.insert('processedEvents', processed);
     const product = await tx.get('products', integration.productId);
     if (!product) throw new LicensingError('internal_error', `integration ${integrationId} refers to a missing product`);
     const scope: PaymentScope = { ctx, tx, integration, product, account: await loadAccount(tx, accountId), key };

@@ -5,6 +5,7 @@ import type { AccountRecord, CustomerRecord, IntegrationRecord, LicenseRecord, P
 import type { StoreTx } from '../store.js';
 import { upsertCustomer } from '../customers.js';
 import { reserveKeyEmailIn } from '../key-email.js';
+import { lockOrInsert } from './claim.js';
 import type { EngineContext } from './context.js';
 import { now } from './context.js';
 import { validUntilOf } from './effective.js';
@@ -69,22 +70,24 @@ export async function resolveCustomer(s: PaymentScope, ref: CustomerRef): Promis
  */
 export async function rememberProviderCustomer(s: PaymentScope, providerCustomerId: string, email: string, name: string | null): Promise<void> {
   const at = now(s.ctx);
-  const mapping = await s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId }, { lock: true });
+  const mapping = await lockOrInsert(
+    (lock) => s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId }, lock),
+    () =>
+      s.tx.insert('providerCustomers', {
+        id: s.ctx.ids.next('pcu'),
+        accountId: s.account.id,
+        integrationId: s.integration.id,
+        providerCustomerId,
+        email,
+        name,
+        createdAt: at,
+        updatedAt: at,
+      }),
+  );
   if (mapping) {
     const next = { ...mapping, email, name };
     if (next.email !== mapping.email || next.name !== mapping.name) await s.tx.update('providerCustomers', { ...next, updatedAt: at });
-    return;
   }
-  await s.tx.insert('providerCustomers', {
-    id: s.ctx.ids.next('pcu'),
-    accountId: s.account.id,
-    integrationId: s.integration.id,
-    providerCustomerId,
-    email,
-    name,
-    createdAt: at,
-    updatedAt: at,
-  });
 }
 
 /** The license following a provider subscription in this product, locked; null when none does. */

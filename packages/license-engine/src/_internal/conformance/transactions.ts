@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Store, StoreTx } from '../../store.js';
+import { StoreConflictError } from '../../store.js';
+import { lockOrInsert } from '../claim.js';
 import { createSamples } from './records.js';
 
 /** Atomicity, read-your-writes, locking, and paging while other transactions insert. */
@@ -62,6 +64,38 @@ export function transactionCases(store: () => Store): void {
       ),
     );
     expect((await run((tx) => tx.get('counters', counter.id)))?.count).toBe(20);
+  });
+
+  it('a rejected insert writes nothing and the unit of work goes on: its other writes commit', async () => {
+    const first = sample('processedEvents');
+    await run((tx) => tx.insert('processedEvents', first));
+    const clash = { ...sample('processedEvents'), integrationId: first.integrationId, eventId: first.eventId };
+    const other = sample('counters', { count: 1 });
+    const outcome = await run(async (tx) => {
+      const rejected = await tx.insert('processedEvents', clash).catch((e: unknown) => e);
+      await tx.insert('counters', other);
+      return StoreConflictError.is(rejected);
+    });
+    expect(outcome).toBe(true);
+    expect(await run((tx) => tx.get('processedEvents', clash.id))).toBeNull();
+    expect(await run((tx) => tx.get('counters', other.id))).toEqual(other);
+  });
+
+  it('20 concurrent first uses of a missing record (insert, else lock the winner) create it once and lose no count', async () => {
+    const id = sample('counters').id;
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        run(async (tx) => {
+          const current = await lockOrInsert(
+            (lock) => tx.get('counters', id, lock),
+            () => tx.insert('counters', { ...sample('counters', { count: 1 }), id }),
+          );
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          if (current) await tx.update('counters', { ...current, count: current.count + 1 });
+        }),
+      ),
+    );
+    expect((await run((tx) => tx.get('counters', id)))?.count).toBe(20);
   });
 
   it('pages newest first without duplicates or gaps while other transactions insert', async () => {

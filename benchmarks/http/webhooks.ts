@@ -1,0 +1,168 @@
+// Webhook ingest load: signed provider_a deliveries, each purchase a new customer
+// (`customer.created`, then `transaction.completed` for a mapped one-time price, which creates a
+// perpetual license and e-mails its key). `connections` purchases run at once, spread over the
+// servers round robin; every non-200 answer counts as a failure. Then every event already
+// processed is delivered again (de-duplication path).
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { signProviderA } from '@svc-licensing/provider-webhooks';
+import { fixtureJson } from '../../fixtures/index.js';
+
+const LIFETIME_PRICE = 'pri_01hv0w3gq5t6wkq9r2dq7y8m1b';
+const SECRET = 'bench_webhook_secret';
+
+export interface IngestSetup {
+  /** The integration's webhook path, `/v1/webhooks/provider_a/int_...`. */
+  path: string;
+}
+
+export interface IngestResult {
+  eventsPerSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+  total: number;
+  /** Status codes (and socket errors) of the failures, with counts. */
+  failureKinds: Record<string, number>;
+}
+
+async function vendor(url: string, apiKey: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${url}/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as any;
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A product with a perpetual plan and a provider_a integration mapping the lifetime price to it. */
+export async function seedIntegration(url: string, apiKey: string): Promise<IngestSetup> {
+  const product = await vendor(url, apiKey, 'POST', '/products', { name: 'Bench Hooks', keyPrefix: 'BH-' });
+  await vendor(url, apiKey, 'POST', `/products/${product.id}/plans`, { code: 'lifetime', kind: 'perpetual' });
+  const integration = await vendor(url, apiKey, 'POST', '/integrations', {
+    provider: 'provider_a',
+    product: product.id,
+    webhookSecret: SECRET,
+    priceMap: { [LIFETIME_PRICE]: 'lifetime' },
+  });
+  return { path: `/v1/webhooks/provider_a/${integration.id}` };
+}
+
+const customerTemplate = fixtureJson('provider_a', 'customer.created');
+const transactionTemplate = fixtureJson('provider_a', 'transaction.completed');
+
+/** The two event bodies of purchase `n` of a run (`run` keeps event IDs unique across runs). */
+export function purchaseBodies(run: string, n: number): [string, string] {
+  const customerId = `ctm_${run}_${n}`;
+  const at = new Date().toISOString();
+  const customer = structuredClone(customerTemplate);
+  customer.event_id = `evt_${run}_${n}_c`;
+  customer.occurred_at = at;
+  customer.data.id = customerId;
+  customer.data.email = `buyer-${run}-${n}@bench.test`;
+  const transaction = structuredClone(transactionTemplate);
+  transaction.event_id = `evt_${run}_${n}_t`;
+  transaction.occurred_at = at;
+  transaction.data.id = `txn_${run}_${n}`;
+  transaction.data.customer_id = customerId;
+  return [JSON.stringify(customer), JSON.stringify(transaction)];
+}
+
+function post(agent: Agent, url: URL, path: string, body: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'Provider-A-Signature': signProviderA(body, SECRET) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! : 0);
+
+/**
+ * Runs purchases for `seconds` with `connections` in flight (each one purchase at a time, its two
+ * events in order), then re-delivers `redeliver` of the processed events. Returns the new-event
+ * and the duplicate results.
+ */
+export async function ingest(
+  urls: string[],
+  setup: IngestSetup,
+  options: { connections: number; seconds: number },
+): Promise<{ fresh: IngestResult; duplicates: IngestResult }> {
+  const run = randomBytes(4).toString('hex');
+  const agents = urls.map(() => new Agent({ keepAlive: true, maxSockets: options.connections }));
+  const targets = urls.map((u) => new URL(u));
+  const delivered: { target: number; body: string }[] = [];
+
+  const drive = async (next: (worker: number) => Promise<number[] | null>): Promise<IngestResult> => {
+    const latencies: number[] = [];
+    const failureKinds: Record<string, number> = {};
+    let events = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: options.connections }, async (_, worker) => {
+        for (;;) {
+          const statuses = await next(worker);
+          if (statuses === null) return;
+          events += statuses.length;
+          for (const s of statuses) if (s !== 200) failureKinds[String(s)] = (failureKinds[String(s)] ?? 0) + 1;
+        }
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    void latencies;
+    const failures = Object.values(failureKinds).reduce((a, b) => a + b, 0);
+    return { eventsPerSecond: Math.round(events / elapsed), p50: 0, p99: 0, failures, total: events, failureKinds };
+  };
+
+  const timed = async (latencies: number[], target: number, path: string, body: string) => {
+    const t = performance.now();
+    const status = await post(agents[target]!, targets[target]!, path, body);
+    latencies.push(performance.now() - t);
+    return status;
+  };
+
+  let n = 0;
+  const freshLatencies: number[] = [];
+  const deadline = performance.now() + options.seconds * 1000;
+  const fresh = await drive(async (worker) => {
+    if (performance.now() >= deadline) return null;
+    const i = n++;
+    const target = (worker + i) % urls.length;
+    const [customer, transaction] = purchaseBodies(run, i);
+    const a = await timed(freshLatencies, target, setup.path, customer);
+    const b = await timed(freshLatencies, (target + 1) % urls.length, setup.path, transaction);
+    delivered.push({ target, body: customer }, { target: (target + 1) % urls.length, body: transaction });
+    return [a, b];
+  });
+  freshLatencies.sort((x, y) => x - y);
+  fresh.p50 = Math.round(percentile(freshLatencies, 50));
+  fresh.p99 = Math.round(percentile(freshLatencies, 99));
+
+  let d = 0;
+  const dupLatencies: number[] = [];
+  const duplicates = await drive(async () => {
+    const item = delivered[d++];
+    if (!item) return null;
+    return [await timed(dupLatencies, (item.target + 1) % urls.length, setup.path, item.body)];
+  });
+  dupLatencies.sort((x, y) => x - y);
+  duplicates.p50 = Math.round(percentile(dupLatencies, 50));
+  duplicates.p99 = Math.round(percentile(dupLatencies, 99));
+  for (const a of agents) a.destroy();
+  return { fresh, duplicates };
+}
