@@ -4,6 +4,7 @@ import type { AccountRecord, CustomerPortal, Locale } from './records.js';
 import type { StoreTx } from './store.js';
 import { audit } from './audit.js';
 import { insertApiKey } from './api-keys.js';
+import { dropAccountAccess, insertReopenLink, type IssuedLink } from './sessions.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, servicePlanOf, transact } from './_internal/context.js';
 import { addDays, timestampMs } from './_internal/time.js';
@@ -161,16 +162,22 @@ export async function getBilling(ctx: EngineContext, accountId: string): Promise
   });
 }
 
-/** Closes the account: API keys revoked at once; new activations refused; payments still applied. */
-export async function closeAccount(ctx: EngineContext, accountId: string): Promise<AccountView> {
+/**
+ * Closes the account: API keys, sessions and unused links revoked at once; new activations
+ * refused; payments still applied. Returns the reopen link to e-mail the owner (valid until the
+ * purge, `CLOSURE_DAYS` later); `reopenLink` is null when the account was already closed.
+ */
+export async function closeAccount(ctx: EngineContext, accountId: string): Promise<{ account: AccountView; reopenLink: IssuedLink | null }> {
   return transact(ctx, async (tx) => {
-    const account = await loadAccount(tx, accountId);
-    if (account.status === 'closed') return accountView(account);
+    const account = await loadAccount(tx, accountId, true);
+    if (account.status === 'closed') return { account: accountView(account), reopenLink: null };
     const at = now(ctx);
     const next: AccountRecord = { ...account, status: 'closed', closedAt: at, updatedAt: at };
     await tx.update('accounts', next);
     for (const key of await tx.findMany('apiKeys', { accountId })) await tx.delete('apiKeys', key.id);
-    return accountView(next);
+    await dropAccountAccess(tx, accountId);
+    const reopenLink = await insertReopenLink(ctx, tx, next);
+    return { account: accountView(next), reopenLink };
   });
 }
 

@@ -19,6 +19,8 @@ import { applyPaymentCommand, recordWebhookRejected } from './payments.js';
 import * as plans from './plans.js';
 import * as products from './products.js';
 import * as signingKeys from './signing-keys.js';
+import * as members from './members.js';
+import * as sessions from './sessions.js';
 
 /** What the engine runs on; the host wires real ports, tests deterministic ones. */
 export interface LicenseEngineDeps {
@@ -81,6 +83,16 @@ export function createLicenseEngine(deps: LicenseEngineDeps) {
     listApiKeys: b(apiKeys.listApiKeys),
     createApiKey: b(apiKeys.createApiKey),
     revokeApiKey: b(apiKeys.revokeApiKey),
+    // Dashboard sign-in, sessions and members
+    issueSignInLink: b(sessions.issueSignInLink),
+    requestSignInLinks: b(sessions.requestSignInLinks),
+    useLink: b(sessions.useLink),
+    authenticateSession: b(sessions.authenticateSession),
+    listSessions: b(sessions.listSessions),
+    revokeSession: b(sessions.revokeSession),
+    listMembers: b(members.listMembers),
+    addMember: b(members.addMember),
+    removeMember: b(members.removeMember),
     // Products, signing keys, plans
     listProducts: b(products.listProducts),
     createProduct: b(products.createProduct),

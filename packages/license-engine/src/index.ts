@@ -16,6 +16,8 @@ export { createSecretBox } from './secret-box.js';
 export { DEFAULT_SERVICE_PLANS } from './service-plans.js';
 export type { ServicePlan, ServicePlanTable } from './service-plans.js';
 export { CLOSURE_DAYS } from './accounts.js';
+export { SESSION_LIFETIMES, sealOperatorSignInLink } from './sessions.js';
+export type { IssuedLink, LinkOutcome, SessionPrincipal } from './sessions.js';
 export { PRODUCT_DEFAULTS } from './products.js';
 export { PLAN_DEFAULTS } from './plans.js';
 export { EXPORTS_PER_HOUR } from './signing-keys.js';
@@ -48,4 +50,6 @@ export type {
   UsageView,
   BillingView,
   AuditEventView,
+  SessionView,
+  MemberView,
 } from './views.js';

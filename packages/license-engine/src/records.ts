@@ -239,6 +239,53 @@ export interface CounterRecord {
   expiresAt: Timestamp;
 }
 
+/** Who a dashboard session belongs to: the account's owner e-mail, or an invited member. */
+export type Role = 'owner' | 'member';
+
+/** Someone the owner invited into the account's dashboard (the owner is `AccountRecord.ownerEmail`, not a member). */
+export interface MemberRecord {
+  id: string; // mem_
+  accountId: string;
+  /** Trimmed and lowercased; one member per account and address. */
+  email: string;
+  createdAt: Timestamp;
+}
+
+/** A signed-in dashboard session; the cookie holds the token, the store only its SHA-256. */
+export interface SessionRecord {
+  id: string; // ses_
+  accountId: string;
+  /** The signed-in address; its role is decided at each request (owner e-mail, or still a member). */
+  email: string;
+  /** Lowercase hex SHA-256 of the session token. */
+  hash: string;
+  createdAt: Timestamp;
+  /** Last request, to within `SESSION_LAST_SEEN_RESOLUTION_MS`; the idle lifetime counts from it. */
+  lastSeenAt: Timestamp;
+  /** The absolute end of the session, whatever its use. */
+  expiresAt: Timestamp;
+}
+
+/** Why a one-time link was issued. */
+export type LinkPurpose = 'sign_in' | 'reopen';
+
+/**
+ * A one-time link token (sign-in or account reopening): only its SHA-256 is stored. Kept, marked
+ * used, until it expires, so a second use is told apart from an unknown token.
+ */
+export interface LinkTokenRecord {
+  id: string; // ltk_
+  accountId: string;
+  purpose: LinkPurpose;
+  /** The address the link signs in (sign-in links); the owner's for reopening. */
+  email: string;
+  /** Lowercase hex SHA-256 of the token. */
+  hash: string;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
+}
+
 /** Every collection a store holds, by name. */
 export interface RecordMap {
   accounts: AccountRecord;
@@ -255,6 +302,9 @@ export interface RecordMap {
   auditEvents: AuditEventRecord;
   emailReservations: EmailReservationRecord;
   counters: CounterRecord;
+  members: MemberRecord;
+  sessions: SessionRecord;
+  linkTokens: LinkTokenRecord;
 }
 
 /** Name of a collection. */

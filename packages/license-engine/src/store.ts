@@ -157,7 +157,7 @@ interface CollectionSchema {
  * never used in a `where`; adapters may reject such a query.
  */
 export const storeSchema = {
-  accounts: { indexed: [], unique: [] },
+  accounts: { indexed: ['ownerEmail', 'status'], unique: [] },
   apiKeys: { indexed: ['accountId', 'hash'], unique: [['hash']] },
   products: { indexed: ['accountId'], unique: [] },
   signingKeys: { indexed: ['accountId', 'productId', 'kid', 'status'], unique: [['productId', 'kid']] },
@@ -175,4 +175,7 @@ export const storeSchema = {
   auditEvents: { indexed: ['accountId', 'licenseId', 'type'], unique: [] },
   emailReservations: { indexed: ['accountId'], unique: [] },
   counters: { indexed: ['accountId'], unique: [] },
+  members: { indexed: ['accountId', 'email'], unique: [['accountId', 'email']] },
+  sessions: { indexed: ['accountId', 'email', 'hash'], unique: [['hash']] },
+  linkTokens: { indexed: ['accountId', 'hash'], unique: [['hash']] },
 } as const satisfies Record<Collection, CollectionSchema>;

@@ -11,10 +11,13 @@ import type {
   IntegrationRecord,
   LicenseRecord,
   Locale,
+  MemberRecord,
   PlanKind,
   PlanRecord,
   ProductRecord,
   ProviderName,
+  Role,
+  SessionRecord,
   SigningKeyRecord,
   SigningKeyStatus,
   Timestamp,
@@ -277,4 +280,30 @@ export function accountView(a: AccountRecord): AccountView {
 
 export function auditEventView(e: AuditEventRecord): AuditEventView {
   return { id: e.id, type: e.type, license: e.licenseId, data: structuredClone(e.data), createdAt: e.createdAt };
+}
+
+/** A dashboard session as the owner lists it (never its token). */
+export interface SessionView {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: Timestamp;
+  lastSeenAt: Timestamp;
+  expiresAt: Timestamp;
+}
+
+export function sessionView(s: SessionRecord, role: Role): SessionView {
+  return { id: s.id, email: s.email, role, createdAt: s.createdAt, lastSeenAt: s.lastSeenAt, expiresAt: s.expiresAt };
+}
+
+/** A member of the account (someone the owner invited). */
+export interface MemberView {
+  id: string;
+  email: string;
+  role: 'member';
+  createdAt: Timestamp;
+}
+
+export function memberView(m: MemberRecord): MemberView {
+  return { id: m.id, email: m.email, role: 'member', createdAt: m.createdAt };
 }

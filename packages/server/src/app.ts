@@ -1,7 +1,7 @@
 import { getQuery, getRequestIP, getRouterParams, H3, type H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import type { LicenseEngine } from '@svc-licensing/license-engine';
-import { authenticate } from './http/auth.js';
+import { authenticate, ownerOnlyRefusal, type Principal } from './http/auth.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './http/body.js';
 import { CLIENT_CORS_HEADERS, CLIENT_PREFLIGHT_HEADERS } from './http/cors.js';
 import { ApiError, errorResponse, toErrorReply } from './http/errors.js';
@@ -10,12 +10,13 @@ import {
   binding, consume, consumeMany, createMemoryRateLimitStore, DEFAULT_RATE_LIMITS, licenseKeyBucket, rateLimitHeaders,
   type RateLimitResult, type RateLimits, type RateLimitStore,
 } from './http/rate-limit.js';
-import { defineRoute, toRouterPath, type RouteDef, type RouteServices, type ServerHooks } from './http/route.js';
+import { defineRoute, toRouterPath, type AccountMail, type RouteDef, type RouteServices, type ServerHooks } from './http/route.js';
 import { validate } from './http/validate.js';
 import { createOpenApiDocument } from './openapi.js';
 import { clientRoutes } from './routes/client.js';
 import { healthRoute } from './routes/health.js';
 import { vendorRoutes } from './routes/index.js';
+import { mountLinkPages } from './session/pages.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -38,6 +39,10 @@ export interface AppOptions {
   hooks?: ServerHooks;
   /** Extra routes mounted with the same pipeline (auth, limits, validation, errors) and listed in the OpenAPI document. */
   routes?: RouteDef[];
+  /** Sends account e-mails (sign-in links, member invitations, reopen links); without it none is sent. */
+  mail?: AccountMail;
+  /** Where failures after the answer (a background e-mail) are reported; a JSON line on stdout by default. */
+  onError?: (msg: string, error: unknown) => void;
 }
 
 interface RequestState {
@@ -63,7 +68,21 @@ export function createApp(options: AppOptions): H3 {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const now = () => (options.clock ?? Date).now();
   const log = options.log === false ? null : (options.log ?? createJsonLogger());
-  const services: RouteServices = { engine: options.engine, publicBaseUrl: options.publicBaseUrl, hooks: options.hooks ?? {} };
+  const publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
+  const publicOrigin = new URL(publicBaseUrl).origin;
+  const logError =
+    options.onError ??
+    ((msg: string, error: unknown) =>
+      process.stdout.write(`${JSON.stringify({ time: isoNow(), msg, error: (error as Error)?.message ?? String(error) })}\n`));
+  const services: RouteServices = {
+    engine: options.engine,
+    publicBaseUrl,
+    hooks: options.hooks ?? {},
+    mail: options.mail ?? null,
+    limits,
+    rateLimit: async (event, buckets) => limit(event, await consumeMany(store, buckets, limits.windowMs, now())),
+    logError,
+  };
   const openapiRoute = defineRoute({
     method: 'GET', path: '/v1/openapi.json', api: 'public', tag: 'Meta', summary: 'This OpenAPI 3.1 document',
     handler: () => openapi,
@@ -122,14 +141,19 @@ export function createApp(options: AppOptions): H3 {
   for (const def of routes) {
     app.on(def.method, toRouterPath(def.path), async (event) => {
       let accountId = '';
-      let ip = '';
+      let principal: Principal | null = null;
+      const ip = clientIp(event);
       if (def.api === 'vendor') {
-        ({ accountId } = await authenticate(event, services.engine));
+        principal = await authenticate(event, services.engine, publicOrigin);
+        accountId = principal.accountId;
         state(event).svc.accountId = accountId;
         limit(event, [await consume(store, `vendor:${accountId}`, limits.vendorPerAccount, limits.windowMs, now())]);
+        if (def.access === 'owner') {
+          const refusal = ownerOnlyRefusal(principal);
+          if (refusal !== null) throw refusal;
+        }
       } else if (def.api === 'client') {
         Object.assign(state(event).svc.headers, CLIENT_CORS_HEADERS);
-        ip = clientIp(event);
       }
       let query: unknown;
       let body: unknown;
@@ -150,7 +174,9 @@ export function createApp(options: AppOptions): H3 {
         if (invalid !== undefined) throw invalid.error;
       }
       const params = getRouterParams(event, { decode: true });
-      const result = await def.handler({ ...services, event, params, body, query, accountId });
+      const headers = state(event).svc.headers;
+      const setHeader = (name: string, value: string) => void (headers[name.toLowerCase()] = value);
+      const result = await def.handler({ ...services, event, params, body, query, accountId, principal, ip, setHeader });
       // The JSON answer with its headers in one plain object (h3 would merge a web Headers per request).
       return new FastResponse(JSON.stringify(result), {
         status: def.status ?? 200,
@@ -158,5 +184,6 @@ export function createApp(options: AppOptions): H3 {
       });
     });
   }
+  mountLinkPages(app, services);
   return app;
 }

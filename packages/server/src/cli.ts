@@ -143,9 +143,10 @@ async function startServing(bound: BoundServer, config: ServeConfig, flags: Reco
   }
   const logError = (msg: string, error: unknown, context: Record<string, string>) =>
     process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg, ...context, error: (error as Error)?.message ?? String(error) })}\n`);
+  const mailer = createMailer(mail.config, config.store.kind === 'embedded' ? config.store.dataDir : '.');
   const keyEmails = createKeyEmailSender({
     engine,
-    mailer: createMailer(mail.config, config.store.kind === 'embedded' ? config.store.dataDir : '.'),
+    mailer,
     sender: { fromAddress: mail.fromAddress },
     onSendError: (error, licenseId) => logError('key_email_failed', error, { licenseId }),
   });
@@ -163,6 +164,8 @@ async function startServing(bound: BoundServer, config: ServeConfig, flags: Reco
       limits: config.limits,
       ...(rateLimits.store === undefined ? {} : { rateLimitStore: rateLimits.store }),
       hooks: { sendKeyEmail: keyEmails.hook },
+      mail: { mailer, fromAddress: mail.fromAddress },
+      onError: (msg, error) => logError(msg, error, {}),
       routes,
     });
     bound.serve(app);

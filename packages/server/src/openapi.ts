@@ -24,12 +24,26 @@ export function createOpenApiDocument(routes: readonly RouteDef[], options: { se
     info: {
       title: 'Software Licensing Service',
       version: '1',
-      description: 'Vendor API (bearer API key) and client API (no authentication). Errors are `{ error: { code, message } }`.',
+      description:
+        'Vendor API (bearer API key, or the dashboard session cookie `svc_session`) and client API (no authentication). ' +
+        'Operations marked `x-owner-only` need the account owner\'s session: an API key gets 400 owner_session_required, a member 403 forbidden. ' +
+        'A state-changing request made with the cookie must be same-origin (Origin or Sec-Fetch-Site), else 403 forbidden. ' +
+        'Errors are `{ error: { code, message } }`.',
     },
     servers: [{ url: options.serverUrl }],
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'A secret key `svc_sk_` + 32 characters.' } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'A secret key `svc_sk_` + 32 characters.' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'svc_session',
+          description:
+            'Dashboard session of the account owner or a member, set by the one-time sign-in link (HttpOnly, SameSite=Lax). ' +
+            'State-changing requests must carry a same-origin Origin or Sec-Fetch-Site: same-origin header.',
+        },
+      },
       schemas: { Error: schema(ErrorBodyView, 'output') },
     },
   };
@@ -60,9 +74,10 @@ function operation(route: RouteDef): JsonObject {
     operationId: operationId(route),
     tags: [route.tag],
     summary: route.summary,
-    security: route.api === 'vendor' ? [{ apiKey: [] }] : [],
+    security: route.api !== 'vendor' ? [] : route.access === 'owner' ? [{ sessionCookie: [] }] : [{ apiKey: [] }, { sessionCookie: [] }],
     responses: { [status]: success(route), ...errorResponses(route) },
   };
+  if (route.access === 'owner') op['x-owner-only'] = true;
   if (parameters.length > 0) op.parameters = parameters;
   if (route.body) {
     op.requestBody = { required: true, content: { 'application/json': { schema: schema(route.body, 'input') } } };
@@ -77,7 +92,8 @@ function success(route: RouteDef): JsonObject {
 
 function errorResponses(route: RouteDef): Record<string, JsonObject> {
   const codes = new Set<string>(route.errors ?? []);
-  if (route.api === 'vendor') codes.add('unauthorized').add('rate_limited');
+  if (route.api === 'vendor') codes.add('unauthorized').add('rate_limited').add('forbidden');
+  if (route.access === 'owner') codes.add('owner_session_required');
   if (route.api === 'client') codes.add('rate_limited');
   if (route.body) codes.add('invalid_request');
   codes.add('internal_error');

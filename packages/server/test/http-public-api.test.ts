@@ -8,6 +8,7 @@ it('exports exactly the public API of the server package (a rename or removal is
     'DEFAULT_BODY_LIMIT',
     'DEFAULT_RATE_LIMITS',
     'ProviderAFetchError',
+    'SESSION_COOKIE',
     'WEBHOOK_BODY_LIMIT',
     'buildKeyEmailMessage',
     'createApp',
@@ -33,7 +34,10 @@ it('exports exactly the public API of the server package (a rename or removal is
     'resolveMasterKey',
     'statusForCode',
   ]);
-  expect(server.DEFAULT_RATE_LIMITS).toEqual({ vendorPerAccount: 5000, clientPerKeyAndIp: 30, clientPerIp: 600, windowMs: 3_600_000 });
+  expect(server.DEFAULT_RATE_LIMITS).toEqual({
+    vendorPerAccount: 5000, clientPerKeyAndIp: 30, clientPerIp: 600, signInPerEmail: 5, signInPerIp: 30, windowMs: 3_600_000,
+  });
+  expect(server.SESSION_COOKIE).toBe('svc_session');
   expect(server.DEFAULT_BODY_LIMIT).toBe(65_536);
   expect(server.ApiError.is(new server.ApiError('owner_session_required', 'x'))).toBe(true);
   expect(server.statusForCode('owner_session_required')).toBe(400);

@@ -17,7 +17,10 @@ it('documents exactly the routes the app registers (paths and methods) in an Ope
   // The CORS preflight routes of the client API are not operations of the API.
   const preflights = all.filter((r) => r.startsWith('OPTIONS '));
   expect(preflights).toEqual(['OPTIONS /v1/licenses/activate', 'OPTIONS /v1/licenses/deactivate', 'OPTIONS /v1/licenses/validate']);
-  const registered = all.filter((r) => !r.startsWith('OPTIONS '));
+  // The one-time link pages answer HTML to a browser; they are not operations of the API either.
+  const pages = all.filter((r) => / \/(sign-in|reopen)$/.test(r));
+  expect(pages).toEqual(['GET /reopen', 'GET /sign-in', 'POST /reopen', 'POST /sign-in']);
+  const registered = all.filter((r) => !r.startsWith('OPTIONS ') && !pages.includes(r));
   const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
     .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`))
     .sort();
@@ -36,7 +39,14 @@ it('generates request schemas from the validating valibot schemas', async () => 
   expect(schema.properties.kind.enum).toEqual(['subscription', 'perpetual', 'trial']);
   expect(schema.properties.offlineDays).toMatchObject({ anyOf: expect.any(Array) });
   expect(schema.additionalProperties).toBe(false);
-  expect(createPlan.security).toEqual([{ apiKey: [] }]);
+  expect(createPlan.security).toEqual([{ apiKey: [] }, { sessionCookie: [] }]);
+  expect(doc.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'svc_session' });
+  const exportKeys = doc.paths['/v1/products/{id}/keys/export'].post;
+  expect(exportKeys['x-owner-only']).toBe(true);
+  expect(exportKeys.security).toEqual([{ sessionCookie: [] }]);
+  expect(exportKeys.responses['400'].description).toContain('owner_session_required');
+  expect(exportKeys.responses['403'].description).toContain('forbidden');
+  expect(createPlan['x-owner-only']).toBeUndefined();
   expect(createPlan.responses['409'].description).toContain('conflict');
 
   const listLicenses = doc.paths['/v1/licenses'].get;

@@ -57,6 +57,10 @@ export interface RateLimits {
   clientPerKeyAndIp: number;
   /** Client API, per IP address. Spec: 600. */
   clientPerIp: number;
+  /** Sign-in link requests (`POST /v1/session/link`) per e-mail address (docs/decisions.md): 5. */
+  signInPerEmail: number;
+  /** Sign-in link requests per IP address: 30. */
+  signInPerIp: number;
   /** Window length in milliseconds. Spec: one hour. */
   windowMs: number;
 }
@@ -66,6 +70,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   vendorPerAccount: 5000,
   clientPerKeyAndIp: 30,
   clientPerIp: 600,
+  signInPerEmail: 5,
+  signInPerIp: 30,
   windowMs: 3_600_000,
 };
 

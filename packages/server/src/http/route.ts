@@ -1,6 +1,9 @@
 import type * as v from 'valibot';
 import type { H3Event } from 'h3';
 import type { LicenseEngine } from '@svc-licensing/license-engine';
+import type { Principal } from './auth.js';
+import type { RateLimits } from './rate-limit.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { Validated } from './validate.js';
 
 /** Which interface a route belongs to: it decides authentication, rate limits and CORS. */
@@ -14,6 +17,26 @@ export interface RouteServices {
   /** Public address of the service, without `/v1` (e.g. `https://licensing.example.com`). */
   publicBaseUrl: string;
   hooks: ServerHooks;
+  /** Sends the account e-mails (sign-in links, invitations, reopen links); null when none is configured. */
+  mail: AccountMail | null;
+  /**
+   * Counts one call against each bucket (one-hour windows of the app's rate-limit store) and
+   * throws `429 rate_limited` when any is over its limit.
+   */
+  rateLimit(event: H3Event, buckets: ReadonlyArray<{ key: string; limit: number }>): Promise<void>;
+  /** The app's rate limits. */
+  limits: RateLimits;
+  /** Logs a failure that happened after the answer was sent (a background e-mail). */
+  logError: (msg: string, error: unknown) => void;
+}
+
+/** Where account e-mails (sign-in links, invitations, reopen links) go out. */
+export interface AccountMail {
+  mailer: Mailer;
+  /** The service's sender address, e.g. `no-reply@licensing.example.com`. */
+  fromAddress: string;
+  /** Display name of the sender; default `Licensing`. */
+  fromName?: string;
 }
 
 /** Extension points (e-mail delivery). */
@@ -37,6 +60,12 @@ export interface RouteContext<B, Q> extends RouteServices {
   query: Q;
   /** The authenticated account (vendor routes only; empty otherwise). */
   accountId: string;
+  /** Who is calling (vendor routes only; null otherwise): an API key or a dashboard session. */
+  principal: Principal | null;
+  /** The caller's IP address (the socket's, or `X-Forwarded-For` with `trustProxy`). */
+  ip: string;
+  /** Adds a header to the success response (e.g. `set-cookie`). */
+  setHeader(name: string, value: string): void;
 }
 
 /** A route: its method and path (OpenAPI form, `{id}`), schemas, documentation and handler. */
@@ -53,6 +82,11 @@ export interface RouteDef {
   response?: v.GenericSchema;
   /** Success status; 200 unless given (201 for creations). */
   status?: number;
+  /**
+   * `owner`: only the account owner's dashboard session may call it; the pipeline answers an API
+   * key `400 owner_session_required` and a member `403 forbidden` before the handler runs.
+   */
+  access?: 'owner';
   /** Error codes this route may answer with, documented in the OpenAPI document. */
   errors?: readonly string[];
   handler: (ctx: RouteContext<any, any>) => Promise<unknown> | unknown;

@@ -147,3 +147,6 @@ export const ValidateBody = v.object({
   appVersion: v.optional(clientText),
 });
 export const DeactivateBody = v.object({ product: id, key: licenseKey, fingerprint });
+
+/** `POST /v1/session/link` and `POST /v1/members`: one e-mail address. */
+export const EmailBody = v.strictObject({ email });

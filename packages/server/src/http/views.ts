@@ -58,3 +58,21 @@ export const ActivateResultView = v.object({ certificate: v.string(), activation
 export const ValidateResultView = v.object({ certificate: v.string() });
 export const DeactivateResultView = v.object({ deactivated: v.literal(true) });
 export const HealthView = v.object({ status: v.literal('ok') });
+export const PrincipalView = v.looseObject({
+  kind: v.picklist(['api_key', 'session']), accountId: v.string(), email: v.nullable(v.string()),
+  role: v.nullable(v.picklist(['owner', 'member'])), sessionId: v.nullable(v.string()), apiKeyId: v.nullable(v.string()),
+});
+export const SessionView = v.looseObject({
+  id: v.string(), email: v.string(), role: v.picklist(['owner', 'member']), createdAt: ts, lastSeenAt: ts, expiresAt: ts, current: v.boolean(),
+});
+export const MemberView = v.looseObject({ id: v.string(), email: v.string(), role: v.literal('member'), createdAt: ts });
+export const AcceptedView = v.object({ accepted: v.literal(true) });
+export const SignedOutView = v.object({ signedOut: v.literal(true) });
+export const SigningKeyExportView = v.looseObject({
+  format: v.literal('svc-signing-keys-v1'), exportedAt: ts, product: v.object({ id: v.string(), name: v.string(), keyPrefix: v.string() }),
+  certificateFormat: v.literal('CRT1'),
+  keys: v.array(v.looseObject({
+    kid: v.string(), status: v.picklist(['pending', 'active', 'retired']), publicKey: v.string(), privateKey: v.string(),
+    privateKeyPkcs8: v.string(), createdAt: ts, activatedAt: v.nullable(ts),
+  })),
+});

@@ -8,9 +8,11 @@ import { integrationRoutes } from './integrations.js';
 import { licenseRoutes } from './licenses.js';
 import { planRoutes } from './plans.js';
 import { productRoutes } from './products.js';
+import { memberRoutes } from './members.js';
+import { sessionRoutes } from './session.js';
 import { signingKeyRoutes } from './signing-keys.js';
 
-/** Every vendor API route (bearer API key, per-account rate limit). */
+/** Every vendor API route (bearer API key or session cookie, per-account rate limit), and the sign-in link request. */
 export const vendorRoutes: RouteDef[] = [
   ...productRoutes,
   ...signingKeyRoutes,
@@ -22,4 +24,6 @@ export const vendorRoutes: RouteDef[] = [
   ...apiKeyRoutes,
   ...accountRoutes,
   ...eventRoutes,
+  ...sessionRoutes,
+  ...memberRoutes,
 ];

@@ -1,9 +1,9 @@
 import { ApiError } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { PageQuery } from '../http/schemas.js';
-import { SigningKeyView, listOf } from '../http/views.js';
+import { SigningKeyExportView, SigningKeyView, listOf } from '../http/views.js';
 
-/** Signing keys: list (oldest first), create pending, activate; the owner-only export refuses API keys. */
+/** Signing keys: list (oldest first), create pending, activate, and the owner-only export of private keys. */
 export const signingKeyRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/v1/products/{id}/keys', api: 'vendor', tag: 'Signing keys', summary: 'List signing keys, oldest first',
@@ -22,12 +22,12 @@ export const signingKeyRoutes: RouteDef[] = [
     handler: ({ engine, accountId, params }) => engine.activateSigningKey(accountId, params.id!, params.kid!),
   }),
   defineRoute({
-    method: 'POST', path: '/v1/products/{id}/keys/export', api: 'vendor', tag: 'Signing keys',
-    summary: "Export private keys: only in the account owner's dashboard session; an API key gets 400 owner_session_required",
-    errors: ['owner_session_required'],
-    handler: () => {
-      throw ownerOnly('Exporting private signing keys');
-    },
+    method: 'POST', path: '/v1/products/{id}/keys/export', api: 'vendor', tag: 'Signing keys', access: 'owner',
+    summary:
+      "Export every key of the product with its private key (svc-signing-keys-v1): the account owner's session only, " +
+      '10 per hour per account, audited as signing_key.exported; the service keeps signing',
+    response: SigningKeyExportView, errors: ['not_found', 'rate_limited'],
+    handler: ({ engine, accountId, params }) => engine.exportSigningKeys(accountId, params.id!),
   }),
 ];
 

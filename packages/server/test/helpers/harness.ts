@@ -32,6 +32,31 @@ export interface TestClock {
   advance(ms: number): void;
 }
 
+/** A signed-in dashboard session for HTTP tests (made through the real sign-in link POST). */
+export interface SignedIn {
+  accountId: string;
+  email: string;
+  role: 'owner' | 'member';
+  /** The session token (the cookie's value). */
+  token: string;
+  /** `svc_session=<token>`, for a `cookie` header. */
+  cookie: string;
+  /** `cookie` plus a same-origin `origin` header: what the dashboard's own requests carry. */
+  headers: Record<string, string>;
+}
+
+/** Options of {@link Harness.api}. */
+export interface ApiOptions {
+  /** The API key to send; the first account's by default; `null` sends none. Ignored with `session`. */
+  key?: string | null;
+  /** Call with this session's cookie (and a same-origin `Origin`) instead of an API key. */
+  session?: SignedIn;
+  /** With `session`: the `Origin` header to send instead of the public one; `null` sends none. */
+  origin?: string | null;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+}
+
 export interface Harness {
   mode: Mode;
   storeKind: StoreKind;
@@ -45,8 +70,14 @@ export interface Harness {
   logLines: Record<string, unknown>[];
   /** Raw request; `path` starts with `/`. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** A vendor API call with the first account's key (or `options.key`; `null` sends none). */
-  api<T = any>(method: string, path: string, body?: unknown, options?: { key?: string | null }): Promise<Answer<T>>;
+  /** A vendor API call with the first account's key (or `options.key`; `null` sends none), or with `options.session`'s cookie. */
+  api<T = any>(method: string, path: string, body?: unknown, options?: ApiOptions): Promise<Answer<T>>;
+  /**
+   * Signs in over HTTP (a sign-in link issued by the engine, then `POST /sign-in?token=...`) as the
+   * owner of the first account (or `accountId`'s), or as a new member of it (`role: 'member'`, or
+   * `email` of an existing member).
+   */
+  signIn(options?: { role?: 'owner' | 'member'; accountId?: string; email?: string }): Promise<SignedIn>;
   /** A client API call (no auth, JSON). */
   client<T = any>(action: 'activate' | 'validate' | 'deactivate', body: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
   /** A second, separate account. */
@@ -59,6 +90,8 @@ export interface Harness {
 }
 
 export const PUBLIC_BASE_URL = 'https://licensing.example.test';
+/** The `Origin` of the dashboard's own requests. */
+export const PUBLIC_ORIGIN = new URL(PUBLIC_BASE_URL).origin;
 
 /**
  * Builds an engine on a fresh real store (`setup.store`; a bare mode means the embedded store)
@@ -132,10 +165,32 @@ export async function createHarness(setup: Setup | Mode, options: Partial<AppOpt
       await opened.reopen();
       current = await serve();
     },
+    async signIn(opts = {}) {
+      const accountId = opts.accountId ?? first.accountId;
+      let email = opts.email;
+      if (email === undefined && opts.role === 'member') {
+        email = `member-${Math.random().toString(36).slice(2)}@vendor.test`;
+        await current.engine.addMember(accountId, { email });
+      }
+      const link = await current.engine.issueSignInLink(accountId, email === undefined ? {} : { email });
+      const res = await current.fetch(`/sign-in?token=${encodeURIComponent(link.token)}`, { method: 'POST', headers: { origin: PUBLIC_ORIGIN }, redirect: 'manual' });
+      await res.text();
+      const cookie = /^(svc_session=[^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+      if (res.status !== 303 || cookie === undefined) throw new Error(`sign-in failed: ${res.status}`);
+      const who = await call('/v1/session', { headers: { cookie } });
+      if (who.status !== 200) throw new Error(`the new session does not authenticate: ${who.status}`);
+      return { accountId, email: link.email, role: who.body.role, token: cookie.slice('svc_session='.length), cookie, headers: { cookie, origin: PUBLIC_ORIGIN } };
+    },
     api(method, path, body, opts = {}) {
-      const key = opts.key === undefined ? first.apiKey : opts.key;
+      const key = opts.session ? null : opts.key === undefined ? first.apiKey : opts.key;
       const headers: Record<string, string> = {};
       if (key !== null) headers.authorization = `Bearer ${key}`;
+      if (opts.session) {
+        headers.cookie = opts.session.cookie;
+        const origin = opts.origin === undefined ? PUBLIC_ORIGIN : opts.origin;
+        if (origin !== null) headers.origin = origin;
+      }
+      Object.assign(headers, opts.headers);
       if (body !== undefined) headers['content-type'] = 'application/json';
       return call(`/v1${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     },

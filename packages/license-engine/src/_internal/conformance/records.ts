@@ -17,6 +17,9 @@ const PREFIX: Record<Collection, IdPrefix> = {
   auditEvents: 'evt',
   emailReservations: 'lic',
   counters: 'evt',
+  members: 'mem',
+  sessions: 'ses',
+  linkTokens: 'ltk',
 };
 
 const AT = '2030-01-01T00:00:00Z';
@@ -67,6 +70,11 @@ export function createSamples() {
     auditEvents: (id, i) => ({ id, accountId: 'acc_a', type: 'license.created', licenseId: `lic_${i}`, data: { plan: 'pro', nested: { n: i } }, createdAt: AT }),
     emailReservations: (id) => ({ id, accountId: 'acc_a', expiresAt: AT }),
     counters: (id, i) => ({ id, accountId: 'acc_a', count: i, expiresAt: AT }),
+    members: (id, i) => ({ id, accountId: 'acc_a', email: `m${i}@example.test`, createdAt: AT }),
+    sessions: (id, i) => ({ id, accountId: 'acc_a', email: `m${i}@example.test`, hash: `hash${i}`, createdAt: AT, lastSeenAt: AT, expiresAt: AT }),
+    linkTokens: (id, i) => ({
+      id, accountId: 'acc_a', purpose: 'sign_in', email: `m${i}@example.test`, hash: `hash${i}`, createdAt: AT, expiresAt: AT, usedAt: null,
+    }),
   };
 
   /** A valid record of `collection` with fresh ID and unique keys, then `overrides`. */

@@ -208,5 +208,65 @@ const rateLimitsInMemory: Migration = {
   ],
 };
 
+/**
+ * Adds a column and its key to an existing table only when the column is missing: MySQL 8 has no
+ * `ADD COLUMN IF NOT EXISTS`, so the `ALTER` is chosen from information_schema and run as a
+ * prepared statement (accepted by MySQL 8 and MariaDB alike; each statement safe to run twice).
+ */
+const addColumnOnce = (table: string, column: string, alter: string): string[] => [
+  `SET @svc_ddl = (SELECT IF(COUNT(*) = 0, '${alter.replace(/'/g, "''")}', 'DO 0') FROM information_schema.COLUMNS ` +
+    `WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '${table}' AND COLUMN_NAME = '${column}')`,
+  'PREPARE svc_ddl FROM @svc_ddl',
+  'EXECUTE svc_ddl',
+  'DEALLOCATE PREPARE svc_ddl',
+];
+
+// Issue 13: dashboard sign-in. Accounts are found by their owner's e-mail (a sign-in request);
+// members, sessions and one-time link tokens are new tables of the account.
+const sessions: Migration = {
+  version: 10,
+  name: 'owner e-mail and status of accounts; members, sessions and link tokens',
+  statements: [
+    ...addColumnOnce(
+      'accounts',
+      'owner_email',
+      `ALTER TABLE \`accounts\` ADD COLUMN \`owner_email\` ${EMAIL} NULL, ADD KEY \`ix_accounts_owner_email\` (\`owner_email\`)`,
+    ),
+    ...addColumnOnce(
+      'accounts',
+      'status',
+      `ALTER TABLE \`accounts\` ADD COLUMN \`status\` ${SHORT} NULL, ADD KEY \`ix_accounts_status\` (\`status\`, \`id\`)`,
+    ),
+    // Accounts written before this migration: the columns copy the record's fields (the e-mail is stored lowercased).
+    "UPDATE `accounts` SET `owner_email` = JSON_UNQUOTE(JSON_EXTRACT(`doc`, '$.ownerEmail')) WHERE `owner_email` IS NULL",
+    "UPDATE `accounts` SET `status` = JSON_UNQUOTE(JSON_EXTRACT(`doc`, '$.status')) WHERE `status` IS NULL",
+    table('members', [
+      `\`account_id\` ${ID} NULL`,
+      `\`email\` ${EMAIL} NULL`,
+      'UNIQUE KEY `uq_members_account_id_email` (`account_id`, `email`)',
+      'KEY `ix_members_account` (`account_id`, `id`)',
+      'KEY `ix_members_email` (`email`)',
+      fk('members', 'account_id', 'accounts'),
+    ]),
+    table('sessions', [
+      `\`account_id\` ${ID} NULL`,
+      `\`email\` ${EMAIL} NULL`,
+      `\`hash\` ${HASH} NULL`,
+      'UNIQUE KEY `uq_sessions_hash` (`hash`)',
+      'KEY `ix_sessions_account` (`account_id`, `id`)',
+      'KEY `ix_sessions_account_email` (`account_id`, `email`, `id`)',
+      'KEY `ix_sessions_email` (`email`)',
+      fk('sessions', 'account_id', 'accounts'),
+    ]),
+    table('link_tokens', [
+      `\`account_id\` ${ID} NULL`,
+      `\`hash\` ${HASH} NULL`,
+      'UNIQUE KEY `uq_link_tokens_hash` (`hash`)',
+      'KEY `ix_link_tokens_account` (`account_id`, `id`)',
+      fk('link_tokens', 'account_id', 'accounts'),
+    ]),
+  ],
+};
+
 /** Every migration, oldest first. */
-export const migrations: readonly Migration[] = [initial, rateLimits, rateLimitsInMemory];
+export const migrations: readonly Migration[] = [initial, rateLimits, rateLimitsInMemory, sessions];

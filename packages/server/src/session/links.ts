@@ -1,0 +1,49 @@
+import type { IssuedLink, LinkPurpose } from '@svc-licensing/license-engine';
+import { renderAccountEmail, type AccountEmailKind } from '../mail/account-email-template.js';
+import type { RouteServices } from '../http/route.js';
+
+/** The page path of each link purpose: `/sign-in?token=...` and `/reopen?token=...`. */
+export const LINK_PATHS: Record<LinkPurpose, string> = { sign_in: '/sign-in', reopen: '/reopen' };
+
+/**
+ * The absolute URL of a one-time link under the public base URL. The token travels in the query
+ * string, which the request log never records.
+ *
+ * @example
+ * linkUrl('https://licensing.example.com', 'sign_in', 'svc_lt_...'); // 'https://licensing.example.com/sign-in?token=svc_lt_...'
+ */
+export function linkUrl(publicBaseUrl: string, purpose: LinkPurpose, token: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS[purpose]}?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * E-mails a link to its address through the configured mailer. Never throws: a failure (or no
+ * mailer) is logged without the link, and the caller's answer does not change.
+ */
+export async function mailLink(services: Pick<RouteServices, 'mail' | 'publicBaseUrl' | 'logError'>, link: IssuedLink, kind: AccountEmailKind): Promise<void> {
+  const { mail } = services;
+  if (mail === null) {
+    services.logError('account_email_not_sent', new Error(`no mailer is configured; the ${kind} e-mail for ${link.accountId} was not sent`));
+    return;
+  }
+  const rendered = renderAccountEmail({
+    kind,
+    locale: link.locale,
+    accountName: link.accountName,
+    url: linkUrl(services.publicBaseUrl, link.purpose, link.token),
+    expiresAt: link.expiresAt,
+  });
+  try {
+    await mail.mailer.send({
+      from: { name: mail.fromName ?? 'Licensing', address: mail.fromAddress },
+      to: { name: '', address: link.email },
+      replyTo: null,
+      subject: rendered.subject,
+      text: rendered.text,
+      html: rendered.html,
+      language: link.locale,
+    });
+  } catch (error) {
+    services.logError('account_email_failed', new Error(`the ${kind} e-mail for ${link.accountId} was not accepted: ${(error as Error)?.message ?? String(error)}`));
+  }
+}
