@@ -1,8 +1,12 @@
-// Regenerates test-vectors/crt1.json (deterministic). Run: pnpm vectors
+// Regenerates test-vectors/crt1.json and test-vectors/activation-request.json (deterministic). Run: pnpm vectors
 import { writeFileSync } from 'node:fs';
+import { buildRequestVectors, serializeRequestVectors } from './activation-requests.js';
 import { buildVectors, serializeVectors } from './cases.js';
 
-const target = new URL('./crt1.json', import.meta.url);
 const vectors = buildVectors();
-writeFileSync(target, serializeVectors(vectors));
+writeFileSync(new URL('./crt1.json', import.meta.url), serializeVectors(vectors));
 console.log(`wrote ${vectors.cases.length} cases and ${vectors.keyNormalization.length} key normalizations to test-vectors/crt1.json`);
+
+const requests = buildRequestVectors();
+writeFileSync(new URL('./activation-request.json', import.meta.url), serializeRequestVectors(requests));
+console.log(`wrote ${requests.cases.length} cases to test-vectors/activation-request.json`);

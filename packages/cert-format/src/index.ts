@@ -23,3 +23,10 @@ export {
   hashLicenseKey,
   isWellFormedLicenseKey,
 } from './license-key.js';
+export {
+  ACTIVATION_REQUEST_PREFIX,
+  ACTIVATION_REQUEST_FIELD_MAX,
+  encodeActivationRequest,
+  parseActivationRequest,
+} from './activation-request.js';
+export type { ActivationRequest, ParsedActivationRequest } from './activation-request.js';

@@ -6,10 +6,11 @@ import * as sign from '@svc-licensing/cert-format/sign';
 describe('public API', () => {
   it('exports exactly these names from the universal entry', () => {
     expect(Object.keys(universal).sort()).toEqual([
-      'CERTIFICATE_PREFIX', 'CertFormatError', 'LICENSE_KEY_ALPHABET', 'LICENSE_KEY_GROUPS', 'LICENSE_KEY_GROUP_LENGTH',
+      'ACTIVATION_REQUEST_FIELD_MAX', 'ACTIVATION_REQUEST_PREFIX', 'CERTIFICATE_PREFIX', 'CertFormatError', 'LICENSE_KEY_ALPHABET', 'LICENSE_KEY_GROUPS', 'LICENSE_KEY_GROUP_LENGTH',
       'LICENSE_STATUSES', 'REFRESH_INTERVAL_SECONDS', 'USABLE_STATUSES', 'assertCertificatePayload', 'base64urlDecode',
-      'base64urlEncode', 'certificateTimes', 'decodeCertificate', 'encodePayload', 'generateLicenseKey', 'hashLicenseKey',
+      'base64urlEncode', 'certificateTimes', 'decodeCertificate', 'encodeActivationRequest', 'encodePayload', 'generateLicenseKey', 'hashLicenseKey',
       'isFingerprint', 'isLicenseStatus', 'isUsableStatus', 'isWellFormedLicenseKey', 'machineFingerprint', 'normalizeLicenseKey',
+      'parseActivationRequest',
     ]);
   });
 

@@ -110,9 +110,37 @@ function assertUsable(ctx: EngineContext, { license, product }: Found): void {
  * A new machine beyond the activation limit is `activation_limit`; in a closed account `account_closed`.
  */
 export async function activate(ctx: EngineContext, input: ActivateInput): Promise<{ certificate: string; activation: string }> {
-  const req = parse(input, true);
+  return activateParsed(ctx, parse(input, true), 'client');
+}
+
+/** What an activation needs once its input is checked: the license is found by its key hash. */
+export interface ParsedActivation {
+  product: string;
+  keyHash: string;
+  fingerprint: string;
+  name: string | null;
+  platform: string | null;
+  appVersion: string | null;
+}
+
+/**
+ * The one activation: `POST /licenses/activate` and the offline activation by request run it with the
+ * same rules and limits. `accountId`, when given, scopes the product and license to that account
+ * (another account's are `unknown_product` / `unknown_key`, as if they did not exist); `check` may
+ * refuse the license found (e.g. it is not the signed-in customer's) before anything is written.
+ */
+export async function activateParsed(
+  ctx: EngineContext,
+  req: ParsedActivation,
+  source: 'client' | 'offline',
+  scope: { accountId?: string; check?: (license: LicenseRecord) => void } = {},
+): Promise<{ certificate: string; activation: string }> {
   const decided = await transact(ctx, async (tx) => {
     const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint);
+    if (scope.accountId !== undefined && found.product.accountId !== scope.accountId) {
+      throw new LicensingError('unknown_product', `no product ${req.product}`);
+    }
+    scope.check?.(found.license);
     assertUsable(ctx, found);
     const { license, plan, product, account } = found;
     const at = now(ctx);
@@ -147,7 +175,7 @@ export async function activate(ctx: EngineContext, input: ActivateInput): Promis
         accountId: license.accountId,
         type: 'activation.created',
         licenseId: license.id,
-        data: { activation: activation.id, fingerprint: req.fingerprint },
+        data: { activation: activation.id, fingerprint: req.fingerprint, ...(source === 'offline' ? { source } : {}) },
       });
     }
     const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, fingerprint: req.fingerprint });

@@ -10,6 +10,7 @@ import * as accounts from './accounts.js';
 import * as apiKeys from './api-keys.js';
 import { listEvents } from './audit.js';
 import * as client from './client.js';
+import { activateOffline } from './offline-activation.js';
 import * as customers from './customers.js';
 import * as integrations from './integrations.js';
 import * as keyEmail from './key-email.js';
@@ -132,6 +133,7 @@ export function createLicenseEngine(deps: LicenseEngineDeps) {
     activate: b(client.activate),
     validate: b(client.validate),
     deactivate: b(client.deactivate),
+    activateOffline: b(activateOffline),
     // Payments
     applyPaymentCommand: b(applyPaymentCommand),
     recordWebhookRejected: b(recordWebhookRejected),

@@ -33,6 +33,7 @@ export type { CreateIntegrationInput, UpdateIntegrationInput } from './integrati
 export { LAST_SEEN_RESOLUTION_MS } from './client.js';
 export { API_KEY_LAST_USED_RESOLUTION_MS } from './api-keys.js';
 export type { ActivateInput, ValidateInput, DeactivateInput } from './client.js';
+export type { OfflineActivationInput, OfflineActivationResult, OfflineActivationScope } from './offline-activation.js';
 export type {
   ListView,
   ProductView,

@@ -38,6 +38,7 @@ it('the engine has exactly these operations', () => {
   expect(Object.keys(createTestEngine().engine).sort()).toMatchInlineSnapshot(`
     [
       "activate",
+      "activateOffline",
       "activateSigningKey",
       "addMember",
       "applyPaymentCommand",

@@ -5,8 +5,11 @@
 
 /** What a client API call produced, as the decision rules need it. */
 export type ClientAnswer =
-  /** 200 with a certificate, already verified here; `outcome` is its verification outcome. */
-  | { kind: 'certificate'; outcome: string }
+  /**
+   * 200 with a certificate, already verified here; `outcome` is its verification outcome; `stale` is
+   * true when its `issuedAt` is older than the highest one this machine has seen.
+   */
+  | { kind: 'certificate'; outcome: string; stale?: boolean }
   /** Any other HTTP answer. `code` is the spec body's `error.code`, null when the body is not the spec's shape. */
   | { kind: 'refused'; status: number; code: string | null }
   /** No HTTP answer at all (connection refused, DNS, timeout, CORS refusal). */
@@ -49,12 +52,14 @@ export function isLicenseRefusal(status: number, code: string | null): code is s
  * Rule 4 at a refresh (`check()` after `refreshAfter`, or `validate()`): network errors, `429`, `5xx`
  * and any other unexpected answer keep the cached certificate; a refusal clears it; a new certificate
  * is stored when it verifies, and ignored (cached one kept, answer offline) when it does not — the
- * rotation case of an app that does not embed the new key.
+ * rotation case of an app that does not embed the new key — or when it is older than the newest
+ * certificate already seen (a replayed answer must not roll the license back).
  */
 export function decideRefresh(answer: ClientAnswer): RefreshAction {
   if (answer.kind === 'network_error') return { action: 'keep', refreshError: 'network_error' };
   if (answer.kind === 'certificate') {
-    return isTrustedOutcome(answer.outcome) ? { action: 'store' } : { action: 'keep', refreshError: 'invalid_certificate' };
+    if (!isTrustedOutcome(answer.outcome)) return { action: 'keep', refreshError: 'invalid_certificate' };
+    return answer.stale === true ? { action: 'keep', refreshError: 'stale_certificate' } : { action: 'store' };
   }
   if (isLicenseRefusal(answer.status, answer.code)) return { action: 'clear', refusal: answer.code };
   return { action: 'keep', refreshError: answer.code ?? 'invalid_response' };
@@ -98,4 +103,13 @@ export function isRefreshDue(cached: CachedVerification, nowSeconds: number): bo
   if (cached.outcome === 'expired' || !isTrustedOutcome(cached.outcome)) return true;
   if (cached.outcome === 'clock_tampered') return false;
   return cached.refreshAfter === null || nowSeconds >= cached.refreshAfter;
+}
+
+/**
+ * True when `check()` should ask the server again about a license it refused earlier (the certificate
+ * was cleared by a 403 or 404 but the key is kept): at most once per `intervalSeconds`, counted from
+ * the last attempt, so a license the vendor reinstates comes back without hammering the server.
+ */
+export function isRefusalRetryDue(lastAttemptAt: number | null, nowSeconds: number, intervalSeconds: number): boolean {
+  return lastAttemptAt === null || nowSeconds >= lastAttemptAt + intervalSeconds || nowSeconds < lastAttemptAt - intervalSeconds;
 }

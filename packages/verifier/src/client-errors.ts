@@ -20,6 +20,11 @@ export type LicenseClientErrorCode =
   | 'network_error'
   /** The server answered 200 but its certificate does not verify here (e.g. signed by a key the app does not embed). */
   | 'invalid_certificate'
+  /**
+   * A certificate older than the newest one this machine has seen (its `issuedAt` is below the stored
+   * highest): a replayed old answer must not roll the license back, so it is refused.
+   */
+  | 'stale_certificate'
   /** The server answered something that is not the spec's shape (not JSON, no `error.code`, no `certificate`). */
   | 'invalid_response'
   /** `validate()` or `deactivate()` was called before any license key was stored by `activate()`. */

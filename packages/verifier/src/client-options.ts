@@ -25,6 +25,12 @@ export interface LicenseClientOptions {
   now?: () => number;
   /** Abort a client API call after this many milliseconds (counted as a network error); default 15000. */
   timeoutMs?: number;
+  /**
+   * After the server refused the license (403, or 404 `not_activated`/`unknown_key`/`unknown_product`),
+   * `check()` asks again at most once per this many milliseconds, so a reinstated license comes back;
+   * default 3600000 (one hour), at least 60000.
+   */
+  refusalRetryMs?: number;
 }
 
 /** The checked, derived configuration the client runs on. */
@@ -39,6 +45,7 @@ export interface ClientConfig {
   fingerprint: string;
   now: () => number;
   timeoutMs: number;
+  refusalRetrySeconds: number;
 }
 
 const invalid = (message: string): LicenseClientError => new LicenseClientError('invalid_argument', message);
@@ -68,6 +75,8 @@ export function resolveClientOptions(options: LicenseClientOptions): ClientConfi
   if (fingerprint !== undefined && !isFingerprint(fingerprint)) throw invalid('fingerprint must be 64 lowercase hex characters');
   const timeoutMs = options.timeoutMs ?? 15_000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw invalid('timeoutMs must be a positive number');
+  const refusalRetryMs = options.refusalRetryMs ?? 3_600_000;
+  if (!Number.isFinite(refusalRetryMs) || refusalRetryMs < 60_000) throw invalid('refusalRetryMs must be at least 60000');
   const base = baseUrl.replace(/\/+$/, '');
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   return {
@@ -81,5 +90,6 @@ export function resolveClientOptions(options: LicenseClientOptions): ClientConfi
     fingerprint: fingerprint ?? machineFingerprint(product, machineId as string),
     now: options.now ?? Date.now,
     timeoutMs,
+    refusalRetrySeconds: Math.floor(refusalRetryMs / 1000),
   };
 }

@@ -1,5 +1,5 @@
-import { normalizeLicenseKey, type CertificatePayload } from '@svc-licensing/cert-format';
-import { decideDeactivate, decideRefresh, isRefreshDue, isTrustedOutcome, type RefreshAction } from './client-decide.js';
+import { encodeActivationRequest, normalizeLicenseKey, type CertificatePayload } from '@svc-licensing/cert-format';
+import { decideDeactivate, decideRefresh, isRefreshDue, isRefusalRetryDue, isTrustedOutcome, type RefreshAction } from './client-decide.js';
 import { LicenseClientError } from './client-errors.js';
 import { postJson, type HttpAnswer } from './client-http.js';
 import { resolveClientOptions, type LicenseClientOptions } from './client-options.js';
@@ -43,6 +43,21 @@ export interface ActivateOptions {
   platform?: string;
 }
 
+/** What an air-gapped machine's activation request carries besides the product, fingerprint and app version. */
+export interface ActivationRequestOptions extends ActivateOptions {
+  /** The license key, when the customer wants it in the request (then the vendor need not pick the license). */
+  key?: string;
+}
+
+/** Options of `importCertificate()`. */
+export interface ImportCertificateOptions {
+  /**
+   * The license key, stored so `check()` can refresh online if the machine ever gets a connection.
+   * Default: the key already stored on this machine, if any.
+   */
+  key?: string;
+}
+
 /** The online client of one product on one machine. Calls on one client run one at a time, in order. */
 export interface LicenseClient {
   /** The product ID. */
@@ -55,8 +70,22 @@ export interface LicenseClient {
   validate(): Promise<LicenseCheck>;
   /** Frees this machine's seat; deletes the stored certificate and key (also on a 404). Throws on other failures. */
   deactivate(): Promise<{ released: boolean }>;
-  /** The license state for the app: offline from the cache, online once `refreshAfter` has passed. Never throws for the network. */
+  /**
+   * The license state for the app: offline from the cache, online once `refreshAfter` has passed, and,
+   * after the server refused the license, online again at most once per `refusalRetryMs`. Never throws for the network.
+   */
   check(): Promise<LicenseCheck>;
+  /**
+   * The activation request of this machine for an air-gapped activation: the text `SVCREQ1.<...>`
+   * (see the README) that the customer carries to the portal or the vendor. Reads and writes nothing.
+   */
+  createActivationRequest(options?: ActivationRequestOptions): string;
+  /**
+   * Stores the certificate the portal or vendor returned for this machine's activation request, after
+   * verifying it with all nine rules (anything but `valid` throws `invalid_certificate`; one older than
+   * the newest already seen throws `stale_certificate`). Stored exactly as an online activation is.
+   */
+  importCertificate(text: string, options?: ImportCertificateOptions): Promise<LicenseCheck>;
 }
 
 /** What one validate call did to the state. */
@@ -143,13 +172,22 @@ export function createLicenseClient(options: LicenseClientOptions): LicenseClien
   };
 
   /** The state holding a new trusted certificate; the highest issuedAt only ever grows. */
-  const withCertificate = (state: LicenseState, key: string, certificate: string, payload: CertificatePayload | undefined): LicenseState => ({
+  const withCertificate = (state: LicenseState, key: string | null, certificate: string, payload: CertificatePayload | undefined): LicenseState => ({
     ...state,
     key,
     certificate,
     highestIssuedAt: Math.max(state.highestIssuedAt ?? 0, payload?.issuedAt ?? 0) || null,
     refusal: null,
+    refusalCheckedAt: null,
   });
+
+  /** True when a certificate is older than the newest this machine has seen (a replayed answer). */
+  const isStale = (state: LicenseState, payload: CertificatePayload | undefined): boolean =>
+    payload !== undefined && state.highestIssuedAt !== null && payload.issuedAt < state.highestIssuedAt;
+  const staleError = (payload: CertificatePayload | undefined, highest: number | null): LicenseClientError =>
+    new LicenseClientError('stale_certificate', `the certificate was issued at ${payload?.issuedAt}, before the newest one seen here (${highest})`, {
+      status: 200,
+    });
 
   /** One validate call and its effect on the stored state (rule 4). */
   const refresh = async (state: LicenseState & { key: string }): Promise<Refresh> => {
@@ -160,12 +198,15 @@ export function createLicenseClient(options: LicenseClientOptions): LicenseClien
       const certificate = answer.body.certificate;
       if (typeof certificate === 'string') {
         const result = await verify(certificate, state.highestIssuedAt);
-        const action = decideRefresh({ kind: 'certificate', outcome: result.outcome });
+        const stale = isStale(state, result.payload);
+        const action = decideRefresh({ kind: 'certificate', outcome: result.outcome, stale });
         if (action.action === 'keep') {
-          const error = new LicenseClientError('invalid_certificate', `the new certificate does not verify: ${result.outcome}`, {
-            status: 200,
-            outcome: result.outcome,
-          });
+          const error = stale
+            ? staleError(result.payload, state.highestIssuedAt)
+            : new LicenseClientError('invalid_certificate', `the new certificate does not verify: ${result.outcome}`, {
+                status: 200,
+                outcome: result.outcome,
+              });
           return { state, action, error };
         }
         const next = withCertificate(state, state.key, certificate, result.payload);
@@ -176,7 +217,7 @@ export function createLicenseClient(options: LicenseClientOptions): LicenseClien
     }
     const action = decideRefresh(failed.kind === 'network_error' ? failed : { kind: 'refused', status: failed.status, code: failed.code });
     if (action.action === 'clear') {
-      const next: LicenseState = { ...state, certificate: null, refusal: action.refusal };
+      const next: LicenseState = { ...state, certificate: null, refusal: action.refusal, refusalCheckedAt: nowSeconds() };
       await save(next);
       return { state: next, action, error: failure(failed) };
     }
@@ -211,6 +252,7 @@ export function createLicenseClient(options: LicenseClientOptions): LicenseClien
             outcome: result.outcome,
           });
         }
+        if (isStale(state, result.payload)) throw staleError(result.payload, state.highestIssuedAt);
         const next = withCertificate(state, normalized, certificate, result.payload);
         await save(next);
         return { ...(await evaluate(next, false, null)), activation: answer.body.activation as string };
@@ -243,11 +285,57 @@ export function createLicenseClient(options: LicenseClientOptions): LicenseClien
       serial(async () => {
         const state = await load();
         const cached = await evaluate(state, true, null);
-        if (state.key === null || cached.outcome === null) return cached;
+        if (state.key === null) return cached;
+        if (cached.outcome === null) {
+          // Refused earlier: ask again at a bounded rate, so a reinstated license comes back by itself.
+          if (state.refusal === null || !isRefusalRetryDue(state.refusalCheckedAt, nowSeconds(), config.refusalRetrySeconds)) return cached;
+          const { state: next, action } = await refresh({ ...state, key: state.key });
+          if (action.action === 'keep') {
+            await save({ ...state, refusalCheckedAt: nowSeconds() });
+            return { ...cached, refreshError: action.refreshError };
+          }
+          return evaluate(next, false, null);
+        }
         const due = isRefreshDue({ outcome: cached.outcome, refreshAfter: cached.payload?.refreshAfter ?? null }, nowSeconds());
         if (!due) return cached;
         const { state: next, action } = await refresh({ ...state, key: state.key });
         if (action.action === 'keep') return { ...cached, refreshError: action.refreshError };
+        return evaluate(next, false, null);
+      }),
+
+    createActivationRequest: (requestOptions = {}) => {
+      const { name, platform, key } = requestOptions;
+      if (key !== undefined && (typeof key !== 'string' || normalizeLicenseKey(key) === '')) {
+        throw new LicenseClientError('invalid_argument', 'createActivationRequest: key must be a license key');
+      }
+      return encodeActivationRequest({
+        v: 1,
+        product,
+        fingerprint,
+        appVersion,
+        createdAt: nowSeconds(),
+        ...(name === undefined || name === '' ? {} : { name }),
+        ...(platform === undefined || platform === '' ? {} : { platform }),
+        ...(key === undefined ? {} : { key: normalizeLicenseKey(key) }),
+      });
+    },
+
+    importCertificate: (text, importOptions = {}) =>
+      serial(async () => {
+        if (typeof text !== 'string') throw new LicenseClientError('invalid_argument', 'importCertificate: expected the certificate text');
+        const { key } = importOptions;
+        if (key !== undefined && (typeof key !== 'string' || normalizeLicenseKey(key) === '')) {
+          throw new LicenseClientError('invalid_argument', 'importCertificate: key must be a license key');
+        }
+        const certificate = text.trim();
+        const state = await load();
+        const result = await verify(certificate, state.highestIssuedAt);
+        if (result.outcome !== 'valid') {
+          throw new LicenseClientError('invalid_certificate', `the certificate does not verify: ${result.outcome}`, { outcome: result.outcome });
+        }
+        if (isStale(state, result.payload)) throw staleError(result.payload, state.highestIssuedAt);
+        const next = withCertificate(state, key === undefined ? state.key : normalizeLicenseKey(key), certificate, result.payload);
+        await save(next);
         return evaluate(next, false, null);
       }),
   };

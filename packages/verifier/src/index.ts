@@ -4,10 +4,10 @@ export { VERIFICATION_OUTCOMES, CLOCK_ROLLBACK_TOLERANCE_SECONDS } from './outco
 export type { VerificationOutcome } from './outcomes.js';
 export { availableBackends, selectedBackend } from './backends.js';
 export type { BackendChoice, BackendName } from './backends.js';
-export { machineFingerprint } from '@svc-licensing/cert-format';
-export type { CertificatePayload } from '@svc-licensing/cert-format';
+export { machineFingerprint, parseActivationRequest, ACTIVATION_REQUEST_PREFIX } from '@svc-licensing/cert-format';
+export type { CertificatePayload, ActivationRequest, ParsedActivationRequest } from '@svc-licensing/cert-format';
 export { createLicenseClient } from './client.js';
-export type { LicenseClient, LicenseCheck, LicenseActivation, ActivateOptions } from './client.js';
+export type { LicenseClient, LicenseCheck, LicenseActivation, ActivateOptions, ActivationRequestOptions, ImportCertificateOptions } from './client.js';
 export type { LicenseClientOptions } from './client-options.js';
 export type { FetchLike } from './client-http.js';
 export { LicenseClientError } from './client-errors.js';

@@ -33,6 +33,8 @@ export interface LicenseState {
   highestIssuedAt: number | null;
   /** The server's error code that cleared the certificate (e.g. `license_revoked`); null otherwise. */
   refusal: string | null;
+  /** When `check()` last asked the server about a refused license (Unix seconds); null when never. */
+  refusalCheckedAt: number | null;
 }
 
 /**
@@ -50,16 +52,16 @@ export const LICENSE_STATE_FORMAT = 'svc-license-state-v1';
  *
  * @example
  * ```ts
- * emptyLicenseState('prd_123'); // { product: 'prd_123', key: null, certificate: null, highestIssuedAt: null, refusal: null }
+ * emptyLicenseState('prd_123'); // { product: 'prd_123', key: null, certificate: null, highestIssuedAt: null, refusal: null, refusalCheckedAt: null }
  * ```
  */
 export function emptyLicenseState(product: string): LicenseState {
-  return { product, key: null, certificate: null, highestIssuedAt: null, refusal: null };
+  return { product, key: null, certificate: null, highestIssuedAt: null, refusal: null, refusalCheckedAt: null };
 }
 
 /**
  * Serializes a state to the stored JSON document `{ format: 'svc-license-state-v1', product, key,
- * certificate, highestIssuedAt, refusal }`.
+ * certificate, highestIssuedAt, refusal, refusalCheckedAt }`.
  *
  * @example
  * ```ts
@@ -74,6 +76,7 @@ export function encodeLicenseState(state: LicenseState): string {
     certificate: state.certificate,
     highestIssuedAt: state.highestIssuedAt,
     refusal: state.refusal,
+    refusalCheckedAt: state.refusalCheckedAt,
   });
 }
 
@@ -101,11 +104,13 @@ export function decodeLicenseState(text: string | null, product: string): Licens
   const doc = parsed as Record<string, unknown>;
   if (doc.format !== LICENSE_STATE_FORMAT || doc.product !== product) return emptyLicenseState(product);
   const highest = doc.highestIssuedAt;
+  const checkedAt = doc.refusalCheckedAt;
   return {
     product,
     key: stringOrNull(doc.key),
     certificate: stringOrNull(doc.certificate),
     highestIssuedAt: typeof highest === 'number' && Number.isSafeInteger(highest) && highest >= 0 ? highest : null,
     refusal: stringOrNull(doc.refusal),
+    refusalCheckedAt: typeof checkedAt === 'number' && Number.isSafeInteger(checkedAt) && checkedAt >= 0 ? checkedAt : null,
   };
 }

@@ -83,7 +83,7 @@ describe('file storage', () => {
 
 describe('stored state document', () => {
   it('round-trips every field', () => {
-    const state = { product: 'prd_1', key: 'APP-AAAAA-BBBBB', certificate: 'CRT1.a.b', highestIssuedAt: 1_767_225_600, refusal: 'license_revoked' };
+    const state = { product: 'prd_1', key: 'APP-AAAAA-BBBBB', certificate: 'CRT1.a.b', highestIssuedAt: 1_767_225_600, refusal: 'license_revoked', refusalCheckedAt: 1_767_229_200 };
     const text = encodeLicenseState(state);
     expect(JSON.parse(text)).toMatchObject({ format: LICENSE_STATE_FORMAT, ...state });
     expect(decodeLicenseState(text, 'prd_1')).toEqual(state);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,5 +59,20 @@ describe('examples/node-cli against the reference server', () => {
     expect(await run(server, licensed, ['check'])).toMatchObject({ code: 1, out: { valid: false, reason: 'no_certificate' } });
     expect(await run(server, licensed, ['activate', 'NOT-A-KEY'])).toMatchObject({ code: 1, out: { error: { code: 'invalid_request' } } });
     expect(await run(server, licensed, ['frobnicate'])).toMatchObject({ code: 2 });
+  });
+
+  it('an air-gapped machine writes its request to a file and imports the certificate file the vendor returns', async () => {
+    if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run pnpm build first`);
+    const server = await startServer({}, Date.now());
+    const licensed = await server.license();
+    const requestFile = join(folder, 'request.txt');
+    const made = await run(server, licensed, ['request', requestFile, '--key', licensed.key, '--name', 'Lab PC'], 'cli-airgap');
+    expect(made, made.stderr).toMatchObject({ code: 0, out: { request: requestFile } });
+    const answer = await server.api('POST', '/activations/offline', { request: readFileSync(requestFile, 'utf8') });
+    const certificateFile = join(folder, 'license.crt');
+    writeFileSync(certificateFile, `${answer.certificate}\n`);
+    await server.stop();
+    expect(await run(server, licensed, ['import', certificateFile, '--key', licensed.key], 'cli-airgap')).toMatchObject({ code: 0, out: { imported: true, valid: true, licensee: 'Ada Buyer' } });
+    expect(await run(server, licensed, ['check'], 'cli-airgap')).toMatchObject({ code: 0, out: { valid: true, offline: true } });
   });
 });

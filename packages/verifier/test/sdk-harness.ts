@@ -107,6 +107,8 @@ export async function startServer(options: Partial<AppOptions> = {}, startAt = D
       const current = server;
       server = null;
       await current?.close();
+      // Let this process's HTTP clients see the closed keep-alive sockets before anything reconnects.
+      await new Promise((resolve) => setTimeout(resolve, 20));
     },
     async start() {
       if (server === null) server = await listen(app, { port, host: '127.0.0.1', handleSignals: false });

@@ -139,6 +139,11 @@ export const ActivateBody = v.object({
   platform: v.optional(clientText),
   appVersion: v.optional(clientText),
 });
+/** `POST /activations/offline`: an air-gapped machine's request (format SVCREQ1), and the license when it carries no key. */
+export const OfflineActivationBody = v.strictObject({
+  request: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(8192, 'at most 8192 characters')),
+  license: v.optional(id),
+});
 export const ValidateBody = v.object({
   product: id,
   key: licenseKey,

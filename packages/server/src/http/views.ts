@@ -55,6 +55,13 @@ export const BillingView = v.looseObject({ plan: v.string() });
 export const SenderDomainView = v.looseObject({ domain: v.nullable(v.string()), status: v.string() });
 export const EventView = v.looseObject({ id: v.string(), type: v.string(), license: v.nullable(v.string()), data: v.record(v.string(), v.unknown()), createdAt: ts });
 export const ActivateResultView = v.object({ certificate: v.string(), activation: v.string() });
+export const OfflineActivationView = v.object({
+  certificate: v.string(),
+  activation: v.string(),
+  license: v.string(),
+  product: v.string(),
+  fingerprint: v.string(),
+});
 export const ValidateResultView = v.object({ certificate: v.string() });
 export const DeactivateResultView = v.object({ deactivated: v.literal(true) });
 export const HealthView = v.object({ status: v.literal('ok') });
