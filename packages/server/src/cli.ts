@@ -17,7 +17,7 @@ import type { Env, OptionName, OptionSpec, ServeConfig, StoreChoice } from './co
 import type { BoundServer } from './node-server.js';
 import type { RateLimitStore } from './http/rate-limit.js';
 import { ensureInitialAccount } from './initial-account.js';
-import { resolveMasterKey } from './master-key.js';
+import { MASTER_KEY_FILE, checkMasterKey, resolveMasterKey } from './master-key.js';
 import { createKeyEmailSender } from './key-email.js';
 import { createMailer } from './mail/create-mailer.js';
 import { bindServer, ListenError } from './node-server.js';
@@ -70,9 +70,11 @@ async function openEngine(choice: StoreChoice, env: Env, onFailure?: (error: unk
   try {
     // A new key only for an empty folder: data already there was encrypted with a key that must come back.
     const empty = keyFromEnv !== null || (await store.transaction((tx) => tx.count('accounts', {}))) === 0;
-    const { key } =
+    const { key, source } =
       keyFromEnv ?? (await resolveMasterKey({ fromEnv: env[MASTER_KEY_ENV], dataDir: (choice as { dataDir: string }).dataDir, generate: empty }));
-    const engine = createLicenseEngine({ store, secrets: createSecretBox(key) });
+    const secrets = createSecretBox(key);
+    await checkMasterKey(store, secrets, source === 'data-folder' ? `${MASTER_KEY_FILE} in the data folder` : MASTER_KEY_ENV);
+    const engine = createLicenseEngine({ store, secrets });
     return { engine, store };
   } catch (error) {
     await store.close();

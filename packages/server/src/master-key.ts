@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { link, open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SecretBox, Store } from '@svc-licensing/license-engine';
 import { ConfigError, MASTER_KEY_ENV } from './config.js';
 
 /** Name of the generated master key file inside a data folder. */
@@ -103,4 +104,29 @@ async function createKeyFile(path: string): Promise<Uint8Array> {
     await unlink(temp).catch(() => undefined);
   }
   return key;
+}
+
+/**
+ * Refuses to run with a master key that cannot decrypt the stored secrets (a server started with
+ * another deployment's key would start, then answer every activation with 500). Every product
+ * has a signing key whose private key is encrypted, and every other secret (license keys,
+ * webhook secrets, provider API keys) belongs to a product, so decrypting the oldest signing key
+ * tells whether the key is the right one; a store without products has nothing to check.
+ *
+ * @example
+ * ```ts
+ * await checkMasterKey(store, createSecretBox(key)); // throws ConfigError naming SVC_MASTER_KEY
+ * ```
+ */
+export async function checkMasterKey(store: Store, secrets: SecretBox, source = MASTER_KEY_ENV): Promise<void> {
+  const signingKey = await store.transaction((tx) => tx.findOne('signingKeys', {}), { readOnly: true });
+  if (!signingKey) return;
+  try {
+    secrets.decrypt(signingKey.privateKey);
+  } catch {
+    throw new ConfigError(
+      `the master key (${source}) cannot decrypt the stored secrets (signing key ${signingKey.kid} of product ${signingKey.productId}): ` +
+        'start with the master key this data was created with',
+    );
+  }
 }

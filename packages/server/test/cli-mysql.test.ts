@@ -54,3 +54,20 @@ it('refuses a database without SVC_MASTER_KEY before connecting, and reports an 
   expect(down.stderr).toMatch(/^error: .*unreachable/);
   expect(down.stderr).not.toContain('secret');
 });
+
+it('refuses to serve with a master key that cannot decrypt the stored secrets, naming the master key', async () => {
+  db = await createTestDatabase('cli');
+  const rightKey = randomBytes(32);
+  const store = createMySqlStore(db.url);
+  try {
+    const engine = createLicenseEngine({ store, secrets: createSecretBox(new Uint8Array(rightKey)) });
+    const { account } = await engine.createAccount({ name: 'Keyed', ownerEmail: 'o@keyed.test' });
+    await engine.createProduct(account.id, { name: 'Keyed App', keyPrefix: 'KEY-' });
+  } finally {
+    await store.close();
+  }
+  const wrong = await runCli(['serve', '--database', db.url, '--port', '0'], { ...cleanEnv, SVC_MASTER_KEY: randomBytes(32).toString('base64') });
+  expect(wrong.code).toBe(1);
+  expect(wrong.stderr).toMatch(/^error: the master key \(SVC_MASTER_KEY\) cannot decrypt the stored secrets/);
+  expect(wrong.stdout).not.toContain('listening');
+});

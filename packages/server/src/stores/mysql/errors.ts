@@ -83,6 +83,7 @@ export const duplicateKeyName = (error: unknown): string => {
 
 /** Wraps a connection-level failure (not a server answer) in a {@link MySqlStoreError}. */
 export function connectionFailure(error: unknown): MySqlStoreError {
+  if (MySqlStoreError.is(error)) return error;
   const e = driver(error);
   const timeout = e.code === 'PROTOCOL_SEQUENCE_TIMEOUT' || e.code === 'ETIMEDOUT' || e.code === 'ACQUIRE_TIMEOUT';
   const what = timeout ? 'timed out' : 'unreachable';

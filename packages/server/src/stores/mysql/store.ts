@@ -2,6 +2,9 @@ import type { Store, StoreTx, TransactionOptions } from '@svc-licensing/license-
 import { createPool } from 'mysql2/promise';
 import type { PoolConnection } from 'mysql2';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { createConnection as createProbeConnection } from 'mysql2';
+import { createCircuit } from './circuit.js';
+import type { Circuit } from './circuit.js';
 import { MySqlStoreError, connectionFailure, isRetryable, isServerError } from './errors.js';
 import { databaseName, latestVersion, migrate } from './migrate.js';
 import { createTx } from './tx.js';
@@ -18,8 +21,16 @@ export interface MySqlStoreOptions {
    * for read-only units, which run autocommitted). Default 10.
    */
   poolSize?: number;
-  /** Give up connecting after this long. Default 5000 ms. */
+  /** Give up connecting after this long. Default 1000 ms. */
   connectTimeoutMs?: number;
+  /**
+   * A statement without an answer for this long makes the store probe the database on a fresh
+   * connection (`SELECT 1`, bounded by `connectTimeoutMs` and this value). A failed probe marks the
+   * database down: statements in flight fail with `store_timeout`, and every call fails at once
+   * with `store_unavailable` until a background probe (every half second) succeeds. A slow query
+   * or a lock wait passes the probe and keeps waiting up to `queryTimeoutMs`. Default 1000 ms.
+   */
+  probeAfterMs?: number;
   /** Give up on one statement after this long (the connection is then discarded). Default 10000 ms. */
   queryTimeoutMs?: number;
   /** Give up waiting for a free pooled connection after this long. Default: `queryTimeoutMs`. */
@@ -59,9 +70,29 @@ function direct<R extends RowDataPacket[] | ResultSetHeader>(
   sql: string,
   values: readonly SqlValue[],
   timeout: number,
+  guard?: { circuit: Circuit; probeAfterMs: number },
 ): Promise<R> {
   return new Promise<R>((resolve, reject) => {
-    const callback = (error: unknown, rows: unknown) => (error ? reject(error) : resolve(rows as R));
+    let done = false;
+    let untrack: (() => void) | null = null;
+    let watchdog: ReturnType<typeof setTimeout> | null = null;
+    const callback = (error: unknown, rows: unknown) => {
+      if (done) return;
+      done = true;
+      untrack?.();
+      if (watchdog) clearTimeout(watchdog);
+      if (error) reject(error);
+      else resolve(rows as R);
+    };
+    if (guard) {
+      // The circuit aborts the statement when the database is found down (the connection is dropped).
+      untrack = guard.circuit.track((error) => {
+        callback(error, null);
+        connection.destroy();
+      });
+      watchdog = setTimeout(() => guard.circuit.suspect(), guard.probeAfterMs);
+      watchdog.unref?.();
+    }
     if (method === 'execute') connection.execute({ sql, values: [...values], timeout }, callback);
     else connection.query({ sql, values: [...values], timeout }, callback);
   });
@@ -115,7 +146,8 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
   const { url, options: fromUrl } = splitStoreUrl(databaseUrl);
   const options: MySqlStoreOptions = { ...fromUrl, ...storeOptions };
   databaseName(url);
-  const connectTimeout = options.connectTimeoutMs ?? 5000;
+  const connectTimeout = options.connectTimeoutMs ?? 1000;
+  const probeAfterMs = Math.max(1, Math.trunc(options.probeAfterMs ?? 1000));
   const queryTimeout = options.queryTimeoutMs ?? 10_000;
   const acquireTimeout = options.acquireTimeoutMs ?? queryTimeout;
   const lockWait = Math.max(1, Math.trunc(options.lockWaitTimeoutSeconds ?? 5));
@@ -139,6 +171,22 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     return pool;
   };
   const pool = newPool();
+  /** `SELECT 1` on a fresh connection, within the connect timeout plus `probeAfterMs`. */
+  const probe = () =>
+    new Promise<void>((resolve, reject) => {
+      const connection = createProbeConnection({ uri: url, connectTimeout, charset: 'UTF8MB4_BIN' });
+      connection.on('error', () => undefined);
+      const finish = (error: unknown) => {
+        clearTimeout(timer);
+        connection.destroy();
+        if (error) reject(error);
+        else resolve();
+      };
+      const timer = setTimeout(() => finish(new Error('probe got no answer')), connectTimeout + probeAfterMs);
+      connection.query({ sql: 'SELECT 1', timeout: probeAfterMs }, (error) => finish(error));
+    });
+  const circuit = createCircuit({ probe, probeEveryMs: 500 });
+  const guard = { circuit, probeAfterMs };
   /**
    * Read-only units and single autocommitted statements: sessions with autocommit on, so they
    * need no COMMIT round trip. Opened on first use.
@@ -202,6 +250,8 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
       // The driver's callback pool: the promise pool wraps every connection it hands out in a new object.
       from.pool.getConnection((error, c) => {
         if (error) {
+          // No new connection could be made: the database is down (or unreachable) for everyone.
+          if (!isServerError(error)) circuit.trip(error);
           if (settled) return;
           settled = true;
           clearTimeout(timer);
@@ -246,9 +296,10 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     let broken = false;
     const control = async (sql: string) => {
       try {
-        await direct<ResultSetHeader>(connection, 'query', sql, [], queryTimeout);
+        await direct<ResultSetHeader>(connection, 'query', sql, [], queryTimeout, guard);
       } catch (error) {
         if (isServerError(error)) throw error;
+        circuit.suspect();
         broken = true;
         const failure = connectionFailure(error);
         // The COMMIT may or may not have happened: running the work again could apply it twice.
@@ -260,10 +311,11 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
       if (doomed) throw doomed;
       if (readOnly && !/^\s*SELECT\b/i.test(sql)) throw new TypeError('mysql store: a write in a read-only unit of work');
       try {
-        return await direct<R>(connection, 'execute', sql, values, queryTimeout);
+        return await direct<R>(connection, 'execute', sql, values, queryTimeout, guard);
       } catch (error) {
         if (isRetryable(error)) doomed = error;
         if (isServerError(error)) throw error;
+        circuit.suspect();
         broken = true;
         doomed = connectionFailure(error);
         throw doomed;
@@ -297,6 +349,7 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     async close() {
       if (closed) return;
       closed = true;
+      circuit.close();
       await Promise.all([pool.end(), readPool?.end()]);
     },
   };
@@ -309,9 +362,10 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     if (closed) throw new Error('store is closed');
     await ready();
     for (let staleRetries = 0; ; staleRetries++) {
+      circuit.check();
       const { connection, reused } = await acquireTracked(true);
       try {
-        const result = await direct<ResultSetHeader>(connection, 'execute', sql, values, queryTimeout);
+        const result = await direct<ResultSetHeader>(connection, 'execute', sql, values, queryTimeout, guard);
         connection.release();
         return result as R;
       } catch (error) {
@@ -320,6 +374,8 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
           throw error;
         }
         connection.destroy();
+        if (MySqlStoreError.is(error)) throw error;
+        circuit.suspect();
         // A pooled connection the server closed meanwhile fails on first use: try a fresh one.
         if (reused && staleRetries < poolSize) continue;
         throw connectionFailure(error);
@@ -333,6 +389,7 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     await ready();
     let staleRetries = 0;
     for (let retry = 0; ; retry++) {
+      circuit.check();
       try {
         return await attempt(work, readOnly);
       } catch (error) {

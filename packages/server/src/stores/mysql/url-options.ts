@@ -1,7 +1,7 @@
 import { MySqlStoreError } from './errors.js';
 
 /** Store options that may also be given in the database URL's query string. */
-export const URL_OPTIONS = ['poolSize', 'connectTimeoutMs', 'queryTimeoutMs', 'acquireTimeoutMs', 'lockWaitTimeoutSeconds', 'maxRetries'] as const;
+export const URL_OPTIONS = ['poolSize', 'connectTimeoutMs', 'queryTimeoutMs', 'probeAfterMs', 'acquireTimeoutMs', 'lockWaitTimeoutSeconds', 'maxRetries'] as const;
 
 export type UrlOption = (typeof URL_OPTIONS)[number];
 

@@ -1,0 +1,101 @@
+import { MySqlStoreError } from './errors.js';
+
+/**
+ * The store's view of whether the database answers, so a silent network partition fails fast
+ * instead of holding every request for a full statement timeout.
+ *
+ * - Closed (the database answers): calls run. A statement without an answer for `suspectAfterMs`,
+ *   or a connection failure, starts one probe (a fresh connection and `SELECT 1`, bounded by the
+ *   connect timeout and `suspectAfterMs`). A slow query or a lock wait passes the probe and keeps
+ *   waiting.
+ * - Open (a probe failed, or no new connection could be made): every call fails at once with
+ *   `store_unavailable`, statements in flight are aborted with `store_timeout`, and a probe runs
+ *   every `probeEveryMs` in the background until one succeeds, which closes the circuit.
+ */
+export interface Circuit {
+  /** Throws `store_unavailable` while the database is known to be down. */
+  check(): void;
+  /** The database failed to answer (a failed connect or probe): open the circuit. */
+  trip(cause: unknown): void;
+  /** Something looks wrong (a slow statement, a broken connection): probe now, unless a probe runs. */
+  suspect(): void;
+  /** Registers an in-flight statement's abort; returns the function that unregisters it. */
+  track(abort: (error: MySqlStoreError) => void): () => void;
+  /** Whether the circuit is open (the database is known down). */
+  readonly open: boolean;
+  /** Stops the background probes. */
+  close(): void;
+}
+
+export function createCircuit(options: { probe: () => Promise<void>; probeEveryMs: number }): Circuit {
+  let open = false;
+  let probing = false;
+  let closed = false;
+  let lastCause: unknown = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const inFlight = new Set<(error: MySqlStoreError) => void>();
+
+  const schedule = () => {
+    if (closed || timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      runProbe();
+    }, options.probeEveryMs);
+    timer.unref?.();
+  };
+
+  const runProbe = () => {
+    if (probing || closed) return;
+    probing = true;
+    options
+      .probe()
+      .then(
+        () => {
+          open = false;
+          lastCause = null;
+        },
+        (error: unknown) => {
+          trip(error);
+        },
+      )
+      .finally(() => {
+        probing = false;
+        if (open) schedule();
+      });
+  };
+
+  const trip = (cause: unknown) => {
+    lastCause = cause;
+    if (!open) {
+      open = true;
+      const aborted = new MySqlStoreError('store_timeout', 'mysql store: the database stopped answering (a probe on a fresh connection failed)', { cause });
+      for (const abort of [...inFlight]) abort(aborted);
+      inFlight.clear();
+    }
+    schedule();
+  };
+
+  return {
+    get open() {
+      return open;
+    },
+    check() {
+      if (open) {
+        throw new MySqlStoreError('store_unavailable', 'mysql store: database unreachable (known down; probing it in the background)', { cause: lastCause });
+      }
+    },
+    trip,
+    suspect() {
+      if (!open) runProbe();
+    },
+    track(abort) {
+      inFlight.add(abort);
+      return () => inFlight.delete(abort);
+    },
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
