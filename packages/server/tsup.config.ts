@@ -7,4 +7,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
+  // import.meta.url in the CommonJS build too: the server finds its copy of the web build next to itself.
+  shims: true,
 });

@@ -17,6 +17,7 @@ import { clientRoutes } from './routes/client.js';
 import { healthRoute } from './routes/health.js';
 import { vendorRoutes } from './routes/index.js';
 import { mountLinkPages } from './session/pages.js';
+import { mountWebApps, type WebOptions } from './web/index.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -43,6 +44,8 @@ export interface AppOptions {
   mail?: AccountMail;
   /** Where failures after the answer (a background e-mail) are reported; a JSON line on stdout by default. */
   onError?: (msg: string, error: unknown) => void;
+  /** The browser apps (the dashboard at `/dashboard/`): where their build is; `false` serves none. */
+  web?: WebOptions | false;
 }
 
 interface RequestState {
@@ -185,5 +188,6 @@ export function createApp(options: AppOptions): H3 {
     });
   }
   mountLinkPages(app, services);
+  if (options.web !== false) mountWebApps(app, options.web ?? {});
   return app;
 }

@@ -1,0 +1,66 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Alert } from '../../ui/components/alert.js';
+import { TextField } from '../../ui/components/field.js';
+import { Form } from '../../ui/components/form.js';
+import type { Route } from '../../ui/router.js';
+import { api } from '../api.js';
+import { APP_NAME } from '../context.js';
+
+const LINK_PROBLEMS: Record<string, string> = {
+  used: 'That sign-in link has already been used. Each link works once: ask for a new one below.',
+  expired: 'That sign-in link has expired (links work for 15 minutes). Ask for a new one below.',
+  invalid: 'That sign-in link is not valid. Ask for a new one below.',
+};
+
+/** Sign-in: asks for a one-time link by e-mail; explains the operator's command for a server without e-mail. */
+export function SignInPage({ route, reason }: { route: Route; reason?: string }) {
+  const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const problem = LINK_PROBLEMS[route.params.get('link') ?? ''];
+  useEffect(() => {
+    document.title = `Sign in · ${APP_NAME}`;
+  }, []);
+  return (
+    <main class="center-page" id="main">
+      <div class="center-card">
+        <h1 ref={heading} tabIndex={-1}>
+          Sign in
+        </h1>
+        {problem ? <Alert kind="warning">{problem}</Alert> : reason ? <Alert kind="info">{reason}</Alert> : null}
+        {sentTo === null ? (
+          <>
+            <p class="muted">We e-mail you a link that signs you in. It works once, for 15 minutes.</p>
+            <Form
+              label="Request a sign-in link"
+              submitLabel="E-mail me a sign-in link"
+              onSubmit={async () => {
+                await api.post('session/link', { email: email.trim() });
+                setSentTo(email.trim());
+              }}
+            >
+              <TextField label="E-mail address" type="email" autoComplete="email" required value={email} onValue={setEmail} />
+            </Form>
+          </>
+        ) : (
+          <Alert kind="success">
+            If <strong>{sentTo}</strong> belongs to an account owner or member, a sign-in link is on its way. Open it on this device within 15 minutes.{' '}
+            <button type="button" class="btn btn-link" onClick={() => setSentTo(null)}>
+              Use another address
+            </button>
+          </Alert>
+        )}
+        <details class="operator-help">
+          <summary>No e-mail set up on this server?</summary>
+          <p>The operator of the server prints a sign-in link for an account with:</p>
+          <pre>
+            <code>pnpm svc owner sign-in-link --account &lt;acc_id&gt;</code>
+          </pre>
+          <p class="muted">
+            The first start of a new data folder writes the account ID to <code>data/initial-account.json</code>.
+          </p>
+        </details>
+      </div>
+    </main>
+  );
+}

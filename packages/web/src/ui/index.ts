@@ -1,0 +1,21 @@
+// Shared UI of the browser apps: components, the /v1 API client, routing and loading hooks.
+export { ApiError, createApiClient, toQuery } from './api.js';
+export type { ApiClient, ApiClientOptions, Page, Query } from './api.js';
+export type * from './types.js';
+export { LICENSE_STATUSES } from './types.js';
+export { Alert } from './components/alert.js';
+export { Button } from './components/button.js';
+export type { ButtonProps, ButtonVariant } from './components/button.js';
+export { CheckboxField, SelectField, TextAreaField, TextField } from './components/field.js';
+export { Form } from './components/form.js';
+export { ConfirmButton, Dialog } from './components/dialog.js';
+export { CopyButton, CopyField } from './components/copy.js';
+export { DateTime } from './components/time.js';
+export { Table } from './components/table.js';
+export type { Column } from './components/table.js';
+export { Badge, Facts, PageHeader, Pager, Section, Shell } from './components/layout.js';
+export type { NavItem } from './components/layout.js';
+export { href, navigate, parseHash, useRoute } from './router.js';
+export type { Route } from './router.js';
+export { useLoad } from './hooks.js';
+export type { Loaded } from './hooks.js';
