@@ -118,10 +118,14 @@ export function writeStamps(root, packages) {
 }
 
 function pnpm(args, root) {
-  // Under `pnpm <script>`, npm_execpath is that pnpm; run the same one.
+  // Under `pnpm <script>`, npm_execpath is that pnpm: run the same one; else the pinned one through npx.
   const execPath = process.env.npm_execpath;
-  const [cmd, pre] = execPath && /\.(c?js|mjs)$/.test(execPath) ? [process.execPath, [execPath]] : ['pnpm', []];
-  return spawnSync(cmd, [...pre, ...args], { cwd: root, stdio: 'inherit' });
+  const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager ?? 'pnpm@10';
+  const [cmd, pre] =
+    execPath && /pnpm/.test(execPath) && /\.(c?js|mjs)$/.test(execPath) ? [process.execPath, [execPath]] : ['npx', ['-y', pinned]];
+  const result = spawnSync(cmd, [...pre, ...args], { cwd: root, stdio: 'inherit' });
+  if (result.error) process.stderr.write(`build: cannot run ${cmd}: ${result.error.message}\n`);
+  return result;
 }
 
 function main(argv) {

@@ -1,6 +1,7 @@
 import { base64urlDecode, isFingerprint, machineFingerprint } from '@svc-licensing/cert-format';
 import { LicenseClientError } from './client-errors.js';
 import type { FetchLike } from './client-http.js';
+import { publicKeyMap, type PublicKeys } from './public-keys.js';
 import type { LicenseStorage } from './storage.js';
 
 /** Options of `createLicenseClient`. Give exactly one of `machineId` and `fingerprint`. */
@@ -9,8 +10,11 @@ export interface LicenseClientOptions {
   baseUrl: string;
   /** The product ID (`prd_...`); public. */
   product: string;
-  /** Public signing keys of the product: kid → base64url raw 32-byte Ed25519 key. Embed every key you publish. */
-  publicKeys: Readonly<Record<string, string>>;
+  /**
+   * Public signing keys of the product: kid → base64url raw 32-byte Ed25519 key, or the key list
+   * `GET /v1/products/{id}/keys` returns, as is (see `PublicKeys`). Embed every key you publish.
+   */
+  publicKeys: PublicKeys;
   /** The application's version, e.g. `2.4.1`; its major number is checked against the certificate's `maxMajor`. */
   appVersion: string;
   /** Where the certificate, the license key and the highest `issuedAt` are kept. */
@@ -57,10 +61,11 @@ export function resolveClientOptions(options: LicenseClientOptions): ClientConfi
   const { baseUrl, product, publicKeys, appVersion, storage, machineId, fingerprint } = options;
   if (!nonEmpty(baseUrl) || !/^https?:\/\//i.test(baseUrl)) throw invalid('baseUrl must be an http(s) URL ending with /v1');
   if (!nonEmpty(product)) throw invalid('product must be the product ID');
-  if (typeof publicKeys !== 'object' || publicKeys === null || Object.keys(publicKeys).length === 0) {
-    throw invalid('publicKeys must map at least one kid to a base64url public key');
+  const keys = publicKeyMap(publicKeys);
+  if (keys === null || Object.keys(keys).length === 0) {
+    throw invalid('publicKeys must map at least one kid to a base64url public key, or be the key list GET /products/{id}/keys returns');
   }
-  for (const [kid, text] of Object.entries(publicKeys)) {
+  for (const [kid, text] of Object.entries(keys)) {
     if ((typeof text === 'string' ? base64urlDecode(text) : undefined)?.length !== 32) {
       throw invalid(`publicKeys.${kid} must be base64url of a raw 32-byte Ed25519 public key`);
     }
@@ -82,7 +87,7 @@ export function resolveClientOptions(options: LicenseClientOptions): ClientConfi
   return {
     endpoint: (name) => `${base}/licenses/${name}`,
     product,
-    publicKeys,
+    publicKeys: keys as Record<string, string>,
     appVersion,
     appMajor: Number(major[1]),
     storage,

@@ -1,5 +1,6 @@
 export { verifyCertificate } from './verify.js';
 export type { VerifyOptions, VerificationResult } from './verify.js';
+export type { PublicKeys, PublishedSigningKey } from './public-keys.js';
 export { VERIFICATION_OUTCOMES, CLOCK_ROLLBACK_TOLERANCE_SECONDS } from './outcomes.js';
 export type { VerificationOutcome } from './outcomes.js';
 export { availableBackends, selectedBackend } from './backends.js';

@@ -1,11 +1,15 @@
 import { base64urlDecode, decodeCertificate, isLicenseStatus, isUsableStatus, type CertificatePayload } from '@svc-licensing/cert-format';
 import { knownBackend, resolveBackend, type BackendChoice } from './backends.js';
 import { CLOCK_ROLLBACK_TOLERANCE_SECONDS, type VerificationOutcome } from './outcomes.js';
+import { publicKeyMap, type PublicKeys } from './public-keys.js';
 
 /** Options of {@link verifyCertificate}. */
 export interface VerifyOptions {
-  /** Trusted signing keys: kid → base64url (no padding) of the raw 32-byte Ed25519 public key. */
-  publicKeys: Readonly<Record<string, string>>;
+  /**
+   * Trusted signing keys: kid → base64url (no padding) of the raw 32-byte Ed25519 public key, or the
+   * key list `GET /v1/products/{id}/keys` returns, as is (see {@link PublicKeys}).
+   */
+  publicKeys: PublicKeys;
   /** The product ID the application belongs to (`prd_...`). */
   product: string;
   /** This machine's fingerprint (see `machineFingerprint` in @svc-licensing/cert-format). */
@@ -114,18 +118,21 @@ function publicKeyBytes(text: string): Uint8Array {
 }
 
 // Key sets already checked (by identity), so a verifier called in a loop checks its keys once.
-const checkedKeySets = new WeakSet<object>();
+const checkedKeySets = new WeakMap<object, Readonly<Record<string, string>>>();
 
 function checkOptions(options: VerifyOptions): Readonly<Record<string, string>> {
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
   const { publicKeys, product, fingerprint, appMajor, now, highestIssuedAt } = options;
-  if (typeof publicKeys !== 'object' || publicKeys === null) throw new TypeError('options.publicKeys must be an object of kid → base64url key');
-  if (!checkedKeySets.has(publicKeys)) {
-    for (const [kid, text] of Object.entries(publicKeys)) {
+  let keys = typeof publicKeys === 'object' && publicKeys !== null ? checkedKeySets.get(publicKeys) : undefined;
+  if (keys === undefined) {
+    const map = publicKeyMap(publicKeys);
+    if (map === null) throw new TypeError('options.publicKeys must be an object of kid → base64url key, or the key list GET /products/{id}/keys returns');
+    for (const [kid, text] of Object.entries(map)) {
       const bytes = typeof text === 'string' ? base64urlDecode(text) : undefined;
       if (bytes?.length !== 32) throw new TypeError(`options.publicKeys.${kid} must be base64url of a raw 32-byte Ed25519 public key`);
     }
-    checkedKeySets.add(publicKeys);
+    keys = map as Record<string, string>;
+    checkedKeySets.set(publicKeys, keys);
   }
   if (typeof product !== 'string') throw new TypeError('options.product must be a string');
   if (typeof fingerprint !== 'string') throw new TypeError('options.fingerprint must be a string');
@@ -134,5 +141,5 @@ function checkOptions(options: VerifyOptions): Readonly<Record<string, string>> 
   if (highestIssuedAt !== undefined && highestIssuedAt !== null && !Number.isFinite(highestIssuedAt)) {
     throw new TypeError('options.highestIssuedAt must be Unix seconds or null');
   }
-  return publicKeys;
+  return keys;
 }

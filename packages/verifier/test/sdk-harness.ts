@@ -115,7 +115,7 @@ export async function startServer(options: Partial<AppOptions> = {}, startAt = D
     },
     api,
     async license(options = {}) {
-      const product = await api('POST', '/products', { name: 'Acme Editor', keyPrefix: 'ACME', graceDays: 3, offlineDays: 14, ...options.product });
+      const product = await api('POST', '/products', { name: 'Acme Editor', keyPrefix: 'ACME-', graceDays: 3, offlineDays: 14, ...options.product });
       const plan = await api('POST', `/products/${product.id}/plans`, {
         code: 'pro',
         kind: 'subscription',
