@@ -22,7 +22,7 @@ function usage(message) {
 environment:
   SVC_BASE_URL       service address with /v1 (default http://127.0.0.1:8787/v1)
   SVC_PRODUCT        product ID (prd_...), required
-  SVC_PUBLIC_KEYS    JSON object kid -> base64url public key, e.g. {"k1":"..."}, required
+  SVC_PUBLIC_KEYS    the JSON of GET /v1/products/{id}/keys, or an object kid -> base64url key, required
   SVC_LICENSE_FILE   where the license is kept (default ~/.acme-editor/license.json)
   SVC_MACHINE_ID     raw machine ID to use instead of the operating system's`);
   process.exit(2);

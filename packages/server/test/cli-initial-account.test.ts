@@ -42,6 +42,9 @@ describe('serve on a new data folder', () => {
     const res = await fetch(`${first.url}/v1/account`, { headers: { authorization: `Bearer ${credentials.apiKey}` } });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: credentials.accountId });
+    // The operator's own account: no product or license limit, so the README walkthrough runs again.
+    const usage = await fetch(`${first.url}/v1/account/usage`, { headers: { authorization: `Bearer ${credentials.apiKey}` } });
+    expect(await usage.json()).toMatchObject({ plan: 'unlimited', productLimit: null, licenseLimit: null });
     expect(first.output()).not.toContain(credentials.apiKey);
     await first.stop();
 

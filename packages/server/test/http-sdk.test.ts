@@ -13,7 +13,7 @@ describeEverySetup('the client SDK against the server', (setup) => {
       // The harness routes the path to the app (in-process) or to the listening server.
       fetch: (url, init) => h.fetch(url.replace(/^http:\/\/licensing\.test/, ''), init),
       product: product.id,
-      publicKeys: Object.fromEntries(keys.map((k: any) => [k.kid, k.publicKey])),
+      publicKeys: keys, // the API's list, as is
       appVersion: '1.4.0',
       storage: createMemoryStorage(),
       machineId: 'sdk-machine',
