@@ -14,7 +14,8 @@ import { defineRoute, toRouterPath, type AccountMail, type RouteDef, type RouteS
 import { validate } from './http/validate.js';
 import { createOpenApiDocument } from './openapi.js';
 import { clientRoutes } from './routes/client.js';
-import { healthRoute } from './routes/health.js';
+import { createReadyRoute, healthRoute } from './routes/health.js';
+import type { ReadinessCheck } from './routes/health.js';
 import { vendorRoutes } from './routes/index.js';
 import { mountLinkPages } from './session/pages.js';
 import { mountWebApps, type WebOptions } from './web/index.js';
@@ -46,6 +47,8 @@ export interface AppOptions {
   onError?: (msg: string, error: unknown) => void;
   /** The browser apps (the dashboard at `/dashboard/`): where their build is; `false` serves none. */
   web?: WebOptions | false;
+  /** Readiness behind `GET /ready` (e.g. a MySQL store's `health`); always ready without it. */
+  readiness?: ReadinessCheck;
 }
 
 interface RequestState {
@@ -90,7 +93,8 @@ export function createApp(options: AppOptions): H3 {
     method: 'GET', path: '/v1/openapi.json', api: 'public', tag: 'Meta', summary: 'This OpenAPI 3.1 document',
     handler: () => openapi,
   });
-  const routes = [...vendorRoutes, ...clientRoutes, healthRoute, openapiRoute, ...(options.routes ?? [])];
+  const readyRoute = createReadyRoute(options.readiness ?? (async () => null));
+  const routes = [...vendorRoutes, ...clientRoutes, healthRoute, readyRoute, openapiRoute, ...(options.routes ?? [])];
   const openapi = createOpenApiDocument(routes, { serverUrl: options.publicBaseUrl.replace(/\/+$/, '') });
   const clientPaths = new Set(routes.filter((r) => r.api === 'client').map((r) => r.path));
 

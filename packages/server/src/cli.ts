@@ -105,6 +105,13 @@ async function openRateLimits(
     return { kind: 'redis', store: redis, close: () => redis.close() };
   }
   if (config.store.kind === 'mysql') {
+    if ((store as MySqlStore).galera) {
+      // A MEMORY table is not replicated: each node would count alone, and limits would multiply by the node count.
+      throw new ConfigError(
+        `the database is a Galera cluster node, which does not replicate the rate-limit table (ENGINE=MEMORY): ` +
+          `give every instance the same Redis with --${options.redisUrl.flag} (or ${options.redisUrl.env})`,
+      );
+    }
     const { createMySqlRateLimitStore } = await import('./stores/mysql/index.js');
     return { kind: 'database', store: createMySqlRateLimitStore(store as MySqlStore), close: async () => undefined };
   }
@@ -169,6 +176,7 @@ async function startServing(bound: BoundServer, config: ServeConfig, flags: Reco
       mail: { mailer, fromAddress: mail.fromAddress },
       onError: (msg, error) => logError(msg, error, {}),
       routes,
+      ...(config.store.kind === 'mysql' ? { readiness: () => (store as MySqlStore).health() } : {}),
     });
     bound.serve(app);
   } catch (error) {

@@ -72,6 +72,26 @@ describeEverySetup('errors, authentication, health and the request log over HTTP
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
+  it('answers GET /ready with 200 { status: ready } while the store answers, without authentication', async () => {
+    const h = await createHarness(setup);
+    const res = await h.fetch('/ready');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ready' });
+  });
+
+  it('answers GET /ready with 503 not_ready within about 2 s when the readiness check hangs or fails', async () => {
+    const hanging = await createHarness(setup, { readiness: () => new Promise<string | null>(() => undefined) });
+    const started = performance.now();
+    const res = await hanging.fetch('/ready');
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ error: { code: 'not_ready', message: expect.stringContaining('did not finish') } });
+    const down = await createHarness(setup, { readiness: async () => 'the database is unreachable' });
+    const refused = await down.fetch('/ready');
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as any).error.message).toContain('the database is unreachable');
+  });
+
   it('logs one JSON line per request with method, path, status and duration, never a key or secret', async () => {
     const h = await createHarness(setup);
     const { product, license } = await licensed(h);

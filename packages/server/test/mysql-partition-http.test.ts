@@ -36,6 +36,12 @@ afterAll(async () => {
   await db?.drop();
 }, 60_000);
 
+const ready = async () => {
+  const started = performance.now();
+  const res = await fetch(`${server.url}/ready`);
+  return { status: res.status, body: (await res.json()) as any, ms: performance.now() - started };
+};
+
 const account = async () => {
   const started = performance.now();
   const res = await fetch(`${server.url}/v1/account`, { headers: { authorization: `Bearer ${apiKey}` } });
@@ -44,8 +50,14 @@ const account = async () => {
 
 test('a silent partition answers 500 internal_error within about 2 s, then at once, and the server heals by itself', async () => {
   expect((await account()).status).toBe(200);
+  expect(await ready()).toMatchObject({ status: 200, body: { status: 'ready' } });
   proxy.pause();
   try {
+    // A load balancer's check: 503 within about a second, never hanging.
+    const notReady = await ready();
+    expect(notReady.status).toBe(503);
+    expect(notReady.body.error.code).toBe('not_ready');
+    expect(notReady.ms).toBeLessThan(2500);
     const first = await Promise.all([account(), account(), account()]);
     for (const answer of first) {
       expect(answer.status).toBe(500);
@@ -67,4 +79,5 @@ test('a silent partition answers 500 internal_error within about 2 s, then at on
   }
   expect(back.status).toBe(200);
   expect(back.body.name).toBe('Cut');
+  expect((await ready()).status).toBe(200);
 }, 30_000);

@@ -5,7 +5,7 @@ import { LicensingError, type LicensingErrorCode } from '@svc-licensing/license-
  * Every error code the HTTP API answers with: the engine's codes plus the one the server adds
  * for owner-only routes called with an API key (see docs/decisions.md).
  */
-export type ApiErrorCode = LicensingErrorCode | 'owner_session_required';
+export type ApiErrorCode = LicensingErrorCode | 'owner_session_required' | 'not_ready';
 
 /**
  * The one place mapping an error code to its HTTP status (the spec's "Errors" table).
@@ -38,6 +38,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   customer_unknown: 500,
+  not_ready: 503,
 };
 
 /**

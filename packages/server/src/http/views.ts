@@ -65,6 +65,7 @@ export const OfflineActivationView = v.object({
 export const ValidateResultView = v.object({ certificate: v.string() });
 export const DeactivateResultView = v.object({ deactivated: v.literal(true) });
 export const HealthView = v.object({ status: v.literal('ok') });
+export const ReadyView = v.object({ status: v.literal('ready') });
 export const PrincipalView = v.looseObject({
   kind: v.picklist(['api_key', 'session']), accountId: v.string(), email: v.nullable(v.string()),
   role: v.nullable(v.picklist(['owner', 'member'])), sessionId: v.nullable(v.string()), apiKeyId: v.nullable(v.string()),

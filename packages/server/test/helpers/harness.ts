@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe } from 'vitest';
 import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom } from '@svc-licensing/license-engine';
 import { createApp, listen, type AppOptions } from '../../src/index.js';
+import type { MySqlStore } from '../../src/stores/mysql/index.js';
 import { openTestStore, STORE_KINDS, type StoreKind } from './stores.js';
 
 export type { StoreKind } from './stores.js';
@@ -117,7 +118,9 @@ export async function createHarness(setup: Setup | Mode, options: Partial<AppOpt
       ids: createIdGenerator({ clock, random: cryptoRandom }),
       secrets: createSecretBox(masterKey),
     });
-    const app = createApp({ engine, publicBaseUrl: PUBLIC_BASE_URL, clock, log: (line) => void logLines.push({ ...line }), ...options });
+    // `GET /ready` asks the MySQL store, as `serve` wires it.
+    const readiness = storeKind === 'mysql' ? { readiness: () => (opened.store() as MySqlStore).health() } : {};
+    const app = createApp({ engine, publicBaseUrl: PUBLIC_BASE_URL, clock, log: (line) => void logLines.push({ ...line }), ...readiness, ...options });
     if (mode === 'in-process') {
       const fetchImpl = async (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost${path}`, init));
       return { engine, fetch: fetchImpl, close: async () => undefined };

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createConnection, escapeId } from 'mysql2/promise';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
-import { MySqlStoreError, connectionFailure, isServerError } from './errors.js';
+import { ER_DUP_ENTRY, ER_LOCK_DEADLOCK, MySqlStoreError, connectionFailure, isServerError } from './errors.js';
 import { migrations } from './migrations.js';
 import { splitStoreUrl } from './url-options.js';
 
@@ -42,8 +42,10 @@ export function redact(url: string): string {
 /**
  * Brings the database at `url` to the newest schema version: creates the database if needed,
  * then applies each migration not yet recorded in its `schema_migrations` table, in order.
- * Running it again changes nothing. Instances starting together take turns through a named
- * lock (`GET_LOCK`), so a migration never runs twice at once.
+ * Running it again changes nothing. Instances starting together take turns through a lock row
+ * in an InnoDB table (`schema_migrations_lock`, taken by an autocommitted insert, so it also
+ * holds across the nodes of a Galera cluster, where `GET_LOCK` is per node), so a migration never
+ * runs twice at once.
  *
  * @example
  * ```ts
@@ -80,13 +82,15 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
     connection = await connect(true);
   }
 
-  // GET_LOCK names are server-wide and at most 64 characters: derive one from the database name.
-  const lockName = `svc_licensing_migrate_${createHash('sha256').update(database).digest('hex').slice(0, 32)}`;
   try {
-    const [locked] = await connection.query<LockRow[]>('SELECT GET_LOCK(?, ?) AS got', [lockName, options.lockTimeoutSeconds ?? 60]);
-    if (locked[0]?.got !== 1) {
-      throw new MySqlStoreError('store_schema', `mysql store: another instance is still migrating ${database}`);
-    }
+    // Autocommitted: the lock row must be visible to other instances the moment it is written.
+    await connection.query('SET SESSION autocommit = 1');
+    await connection.query(
+      'CREATE TABLE IF NOT EXISTS `schema_migrations_lock` (`id` INT NOT NULL, `owner` VARCHAR(64) NOT NULL, ' +
+        '`expires_at` DATETIME(3) NOT NULL, PRIMARY KEY (`id`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin',
+    );
+    const owner = randomBytes(16).toString('hex');
+    await takeLock(connection, owner, database, options.lockTimeoutSeconds ?? 60);
     try {
       await connection.query(
         'CREATE TABLE IF NOT EXISTS `schema_migrations` (`version` INT NOT NULL, `name` VARCHAR(191) NOT NULL, ' +
@@ -100,14 +104,17 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
         if (done.has(migration.version)) continue;
         // DDL commits implicitly in MySQL, so a migration is not atomic; its statements are
         // idempotent instead, and the version row is written only after all of them ran.
-        for (const statement of migration.statements) await connection.query(statement);
+        for (const statement of migration.statements) {
+          await connection.query(statement);
+          await renewLock(connection, owner);
+        }
         await connection.query('INSERT INTO `schema_migrations` (`version`, `name`) VALUES (?, ?)', [migration.version, migration.name]);
         applied.push(migration.version);
       }
       const version = Math.max(0, ...done, ...applied);
       return { applied, version };
     } finally {
-      await connection.query('SELECT RELEASE_LOCK(?)', [lockName]).catch(() => undefined);
+      await connection.query('DELETE FROM `schema_migrations_lock` WHERE `id` = 1 AND `owner` = ?', [owner]).catch(() => undefined);
     }
   } catch (error) {
     if (MySqlStoreError.is(error)) throw error;
@@ -120,8 +127,43 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
 /** The schema version this code expects: the newest migration. */
 export const latestVersion = (): number => Math.max(...migrations.map((m) => m.version));
 
-interface LockRow extends RowDataPacket {
-  got: number | null;
+/** How long a migration lock holds without renewal (an instance that died while migrating). */
+const LOCK_LEASE_SECONDS = 30;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Takes the migration lock: one row in an InnoDB table, inserted autocommitted. Two instances
+ * inserting it at once conflict on its primary key (on one server the second insert fails as a
+ * duplicate; on Galera, on different nodes, one of the two write sets fails certification), so
+ * exactly one holds it, on a single server and on a multi-primary cluster alike (`GET_LOCK` is
+ * per node on Galera). A lock whose lease ran out (its holder died) is taken over.
+ */
+async function takeLock(connection: Connection, owner: string, database: string, timeoutSeconds: number): Promise<void> {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  for (;;) {
+    await connection.query('DELETE FROM `schema_migrations_lock` WHERE `id` = 1 AND `expires_at` < NOW(3)');
+    try {
+      await connection.query(
+        `INSERT INTO \`schema_migrations_lock\` (\`id\`, \`owner\`, \`expires_at\`) VALUES (1, ?, NOW(3) + INTERVAL ${LOCK_LEASE_SECONDS} SECOND)`,
+        [owner],
+      );
+      return;
+    } catch (error) {
+      const errno = (error as { errno?: number }).errno;
+      if (errno !== ER_DUP_ENTRY && errno !== ER_LOCK_DEADLOCK) throw error;
+    }
+    if (Date.now() > deadline) throw new MySqlStoreError('store_schema', `mysql store: another instance is still migrating ${database}`);
+    await sleep(100 + Math.random() * 150);
+  }
+}
+
+/** Extends the lease while a long migration runs. */
+async function renewLock(connection: Connection, owner: string): Promise<void> {
+  await connection.query(
+    `UPDATE \`schema_migrations_lock\` SET \`expires_at\` = NOW(3) + INTERVAL ${LOCK_LEASE_SECONDS} SECOND WHERE \`id\` = 1 AND \`owner\` = ?`,
+    [owner],
+  );
 }
 interface VersionRow extends RowDataPacket {
   version: number;

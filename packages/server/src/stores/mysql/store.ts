@@ -41,6 +41,14 @@ export interface MySqlStoreOptions {
   maxRetries?: number;
   /** Apply pending migrations before the first transaction. Default true; when false, a schema older than this code is refused. */
   migrate?: boolean;
+  /**
+   * On a Galera cluster: the `wsrep_sync_wait` of the store's sessions. 1 (the default on Galera)
+   * makes every read wait until this node has applied every write set the cluster committed
+   * before the read began, so a request to any node sees every write acknowledged by any other
+   * (read-your-writes across nodes); 0 turns it off (reads may miss writes made through other
+   * nodes a moment earlier). Ignored on a server without Galera.
+   */
+  syncWait?: number;
 }
 
 /** A {@link Store} on MySQL 8 or MariaDB 10.11+, shareable by many server processes. */
@@ -51,10 +59,22 @@ export interface MySqlStore extends Store {
    * the next call tries again.
    */
   ready(): Promise<void>;
+  /** Whether the database is a node of a Galera cluster (`wsrep_on`); known once `ready()` resolved. */
+  readonly galera: boolean;
+  /**
+   * Readiness for a load balancer: resolves `null` when the database answers a read within
+   * `timeoutMs` (default 1000; on Galera the node must also be `wsrep_ready`, `Synced` and in the
+   * Primary component), else the reason it is not ready. Never rejects, never waits longer.
+   */
+  health(timeoutMs?: number): Promise<string | null>;
 }
 
 interface VersionRow extends RowDataPacket {
   version: number | null;
+}
+interface StatusRow extends RowDataPacket {
+  Variable_name: string;
+  Value: string;
 }
 
 const ER_NO_SUCH_TABLE = 1146;
@@ -153,6 +173,9 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
   const lockWait = Math.max(1, Math.trunc(options.lockWaitTimeoutSeconds ?? 5));
   const maxRetries = Math.max(0, Math.trunc(options.maxRetries ?? 5));
   const poolSize = Math.max(1, Math.trunc(options.poolSize ?? 10));
+  const syncWait = Math.max(0, Math.trunc(options.syncWait ?? 1));
+  /** Set by `ready()`: the database is a Galera node. */
+  let galera = false;
 
   const newPool = () => {
     const pool = createPool({
@@ -223,8 +246,25 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     }
   }
 
+  /** Whether the server runs Galera (`wsrep_on`), on a connection of its own (MySQL 8 has no such variable). */
+  const detectGalera = () =>
+    new Promise<boolean>((resolve, reject) => {
+      const connection = createProbeConnection({ uri: url, connectTimeout, charset: 'UTF8MB4_BIN' });
+      connection.on('error', () => undefined);
+      connection.query<StatusRow[]>({ sql: "SHOW GLOBAL VARIABLES LIKE 'wsrep_on'", timeout: queryTimeout }, (error, rows) => {
+        connection.destroy();
+        if (error) reject(isServerError(error) ? error : connectionFailure(error));
+        else resolve(rows[0]?.Value === 'ON');
+      });
+    });
+
   function ready(): Promise<void> {
-    readiness ??= (options.migrate === false ? checkVersion() : migrate(url, { connectTimeoutMs: connectTimeout }).then(() => undefined)).catch(
+    readiness ??= (options.migrate === false ? checkVersion() : migrate(url, { connectTimeoutMs: connectTimeout }).then(() => undefined))
+      .then(detectGalera)
+      .then((isGalera) => {
+        galera = isGalera;
+      })
+      .catch(
       (error: unknown) => {
         readiness = null;
         throw error;
@@ -273,8 +313,10 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
           // autocommit off: the first statement of a unit opens its transaction, which saves the
           // round trip of a START TRANSACTION per unit; COMMIT or ROLLBACK always ends it.
           // Read-only units keep autocommit on: each SELECT is its own consistent read.
-          "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION', SESSION innodb_lock_wait_timeout = ?, SESSION autocommit = ?",
-          [lockWait, readOnly ? 1 : 0],
+          "SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION', SESSION innodb_lock_wait_timeout = ?, SESSION autocommit = ?" +
+            // Galera: reads wait for the write sets committed anywhere in the cluster before them.
+            (galera ? ', SESSION wsrep_sync_wait = ?' : ''),
+          galera ? [lockWait, readOnly ? 1 : 0, syncWait] : [lockWait, readOnly ? 1 : 0],
           queryTimeout,
         );
         await direct(connection, 'query', 'SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ', [], queryTimeout);
@@ -340,8 +382,56 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     }
   }
 
+  /** The readiness check of {@link MySqlStore.health}, without its time bound. */
+  async function check(timeoutMs: number): Promise<string | null> {
+    if (circuit.open) return 'the database is unreachable';
+    await ready();
+    const { connection } = await acquireTracked(true);
+    try {
+      if (!galera) {
+        await direct(connection, 'query', 'SELECT 1', [], timeoutMs, guard);
+        connection.release();
+        return null;
+      }
+      const rows = await direct<StatusRow[]>(
+        connection,
+        'query',
+        "SHOW GLOBAL STATUS WHERE `Variable_name` IN ('wsrep_ready', 'wsrep_local_state_comment', 'wsrep_cluster_status')",
+        [],
+        timeoutMs,
+        guard,
+      );
+      connection.release();
+      const status = Object.fromEntries(rows.map((r) => [r.Variable_name.toLowerCase(), r.Value]));
+      if (status['wsrep_ready'] !== 'ON') return 'this Galera node is not ready (wsrep_ready OFF)';
+      if (status['wsrep_cluster_status'] !== 'Primary') return `this Galera node is not in the Primary component (${status['wsrep_cluster_status'] ?? 'unknown'})`;
+      if (status['wsrep_local_state_comment'] !== 'Synced') return `this Galera node is ${status['wsrep_local_state_comment'] ?? 'not synced'}, not Synced`;
+      return null;
+    } catch (error) {
+      if (isServerError(error)) connection.release();
+      else connection.destroy();
+      throw error;
+    }
+  }
+
   const store: MySqlStore = {
     ready,
+    get galera() {
+      return galera;
+    },
+    async health(timeoutMs = 1000) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve(`the database did not answer within ${timeoutMs} ms`), timeoutMs);
+      });
+      // Only the error's code: this reason is shown without authentication.
+      const answer = check(timeoutMs).catch((error: unknown) => `the database failed the check (${(error as { code?: string })?.code ?? 'error'})`);
+      try {
+        return await Promise.race([answer, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     transaction<T>(work: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const readOnly = options?.readOnly === true;
       return unit((run) => work(createTx(run, { readOnly })), readOnly);

@@ -1,7 +1,7 @@
 import { MySqlStoreError } from './errors.js';
 
 /** Store options that may also be given in the database URL's query string. */
-export const URL_OPTIONS = ['poolSize', 'connectTimeoutMs', 'queryTimeoutMs', 'probeAfterMs', 'acquireTimeoutMs', 'lockWaitTimeoutSeconds', 'maxRetries'] as const;
+export const URL_OPTIONS = ['poolSize', 'connectTimeoutMs', 'queryTimeoutMs', 'probeAfterMs', 'acquireTimeoutMs', 'lockWaitTimeoutSeconds', 'maxRetries', 'syncWait'] as const;
 
 export type UrlOption = (typeof URL_OPTIONS)[number];
 
@@ -17,7 +17,7 @@ export function splitStoreUrl(url: string): { url: string; options: Partial<Reco
     const raw = parsed.searchParams.get(name);
     if (raw === null) continue;
     const value = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || (value < 1 && name !== 'maxRetries')) {
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || (value < 1 && name !== 'maxRetries' && name !== 'syncWait')) {
       throw new MySqlStoreError('store_config', `mysql store: ${name} in the database URL must be a whole number, got ${JSON.stringify(raw)}`);
     }
     options[name] = value;
