@@ -1,35 +1,272 @@
+import { createLicenseClient, createMemoryStorage } from '@svc-licensing/verifier';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './helpers/harness.js';
 import { STORE_KINDS } from './helpers/stores.js';
-import { inspectPage, layoutShift, openBrowser, serverUrl, skipBrowserTests, type BrowserSession } from './support/browser.js';
+import { inspectPage, layoutShift, openBrowser, skipBrowserTests, type BrowserSession } from './support/browser.js';
+import { startWebServer, type WebServer } from './support/web-server.js';
 
-// The vendor dashboard in real Chromium against a real server, on each store.
+// The vendor dashboard in real Chromium against a real server, on each store: one browser for the
+// file, one page per person, reused from step to step.
 const skip = skipBrowserTests('web-dashboard');
+
+/** Opens a dashboard page by its hash route and waits for its heading. */
+async function open(page: Page, base: string, route: string, heading: string | RegExp): Promise<void> {
+  await page.goto(`${base}/dashboard/#/${route}`);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+/** Signs in through the e-mailed link: request it on the sign-in page, open it, press the button. */
+async function signInByEmail(page: Page, server: WebServer, email: string): Promise<void> {
+  const before = server.smtp.messages.length;
+  await page.goto(`${server.url}/dashboard/`);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  await page.getByText('a sign-in link is on its way').waitFor();
+  const link = await server.linkMailedTo(email, before);
+  expect(link.startsWith(`${server.url}/sign-in?token=`)).toBe(true);
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${server.url}/dashboard/`);
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+}
 
 describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store) => {
   let b: BrowserSession;
-  let h: Harness;
-  let base: string;
+  let server: WebServer;
+  let page: Page;
+  const ids = { product: '', license: '', key: '' };
+
   beforeAll(async () => {
-    b = await openBrowser();
+    [b, server] = await Promise.all([openBrowser(), startWebServer(store)]);
+    page = b.page;
   });
   afterAll(async () => {
     await b?.close();
+    await server?.close();
   });
 
-  it('shows a signed-out visitor the sign-in page: labelled, keyboard-usable, no CSP refusal, no layout shift', async () => {
-    h = await createHarness({ mode: 'node-server', store });
-    base = await serverUrl(() => h.fetch('/health'));
-    const { page } = b;
-    await page.goto(`${base}/dashboard/`);
+  it('shows a signed-out visitor the sign-in page: labelled, keyboard-usable, no layout shift', async () => {
+    await page.goto(`${server.url}/dashboard/`);
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     expect(await page.title()).toBe('Sign in · Licensing dashboard');
-    // The first Tab reaches the e-mail field, which is announced by its label.
-    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab'); // the skip-free sign-in page: the first stop is the e-mail field
     expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('email');
-    await expect(page.getByLabel('E-mail address').isVisible()).resolves.toBe(true);
     expect(await layoutShift(page)).toBeLessThan(0.01);
     await inspectPage(page, `${store}-sign-in`);
+    expect(b.problems).toEqual([]);
+  });
+
+  it('signs the owner in with the link from the e-mail; the overview shows usage without shifting the layout', async () => {
+    await signInByEmail(page, server, server.ownerEmail);
+    await page.getByText(`${server.ownerEmail} · owner`).waitFor();
+    await page.getByText('Account Acme Software').waitFor();
+    expect(await layoutShift(page)).toBeLessThan(0.01);
+    expect(b.problems).toEqual([]);
+  });
+
+  it('creates a product, a plan and a license from the pages', async () => {
+    await open(page, server.url, 'products', 'Products');
+    await page.getByLabel('Name', { exact: true }).fill('Acme Editor');
+    await page.getByLabel('License key prefix').fill('ACME-');
+    await page.getByRole('button', { name: 'Create the product' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Acme Editor' }).waitFor();
+    ids.product = new URL(page.url()).hash.split('/')[2]!;
+    expect(ids.product).toMatch(/^prd_/);
+
+    const plans = page.getByRole('region', { name: 'Plans of Acme Editor' });
+    await plans.getByLabel('Code').fill('pro');
+    await plans.getByLabel('Name').fill('Pro');
+    await plans.getByLabel('Kind').selectOption('perpetual');
+    await plans.getByLabel('Machines per seat').fill('2');
+    await plans.getByLabel('Entitlements').fill('export, sync');
+    await plans.getByRole('button', { name: 'Add the plan' }).click();
+    await plans.getByRole('cell', { name: 'pro', exact: true }).waitFor();
+
+    await open(page, server.url, 'licenses/new', 'New license');
+    await page.getByLabel('Customer e-mail').fill('jo@customer.test');
+    await page.getByLabel('Customer name').fill('Jo Customer');
+    await page.getByLabel('E-mail the license key to the customer').check();
+    const before = server.smtp.messages.length;
+    await page.getByRole('button', { name: 'Create the license' }).click();
+    await page.getByRole('heading', { level: 1, name: 'License of Jo Customer' }).waitFor();
+    ids.license = new URL(page.url()).hash.split('/')[2]!;
+    ids.key = (await page.locator('.copy-field code').first().textContent())!;
+    expect(ids.key).toMatch(/^ACME-([A-Z0-9]{5}-){3}[A-Z0-9]{5}$/);
+    // The key went to the customer by e-mail, as asked.
+    const [mail] = await server.smtp.waitFor(before + 1).then((all) => all.slice(before));
+    expect(mail!.envelope.to).toEqual(['jo@customer.test']);
+    expect(mail!.mail.text).toContain(ids.key);
+
+    // Found again by part of the name, and by the complete key typed in lower case.
+    await open(page, server.url, 'licenses', 'Licenses');
+    for (const search of ['Customer', ids.key.toLowerCase()]) {
+      await page.getByLabel('E-mail, name or key').fill(search);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('link', { name: 'Jo Customer' }).waitFor();
+    }
+    expect(b.problems).toEqual([]);
+  });
+
+  it('shows the activation the client SDK makes, then revokes the license and the SDK reports license_revoked', async () => {
+    const keys = (await server.api('GET', `/products/${ids.product}/keys`)).body.data as { kid: string; publicKey: string }[];
+    const client = createLicenseClient({
+      baseUrl: `${server.url}/v1`,
+      product: ids.product,
+      publicKeys: Object.fromEntries(keys.map((k) => [k.kid, k.publicKey])),
+      appVersion: '2.1.0',
+      storage: createMemoryStorage(),
+      machineId: `machine-${store}`,
+    });
+    expect((await client.activate(ids.key, { name: 'Studio laptop' })).valid).toBe(true);
+
+    await open(page, server.url, `licenses/${ids.license}`, 'License of Jo Customer');
+    const machines = page.getByRole('region', { name: 'Machines' });
+    await machines.getByRole('cell', { name: 'Studio laptop', exact: true }).waitFor();
+    await machines.getByRole('cell', { name: '2.1.0', exact: true }).waitFor();
+    // Dates read in the browser's locale (en-GB here), the UTC instant on hover.
+    const activated = machines.locator('time').first();
+    expect(await activated.getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(UTC\)$/);
+    expect(await activated.textContent()).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d$/);
+    await inspectPage(page, `${store}-license`);
+
+    // Revoke by keyboard: the dialog opens on Enter, Escape closes it and focus returns to the button.
+    const revoke = page.getByRole('button', { name: 'Revoke', exact: true });
+    await revoke.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Revoke this license for good?' });
+    await dialog.waitFor();
+    await inspectPage(page, `${store}-revoke-dialog`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await revoke.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('button', { name: 'Revoke the license' }).click();
+    await page.getByText('The license is revoked.').waitFor();
+    await page.getByText('A revoked license is final').waitFor();
+
+    await expect(client.validate()).rejects.toMatchObject({ code: 'license_revoked' });
+    expect(b.problems).toEqual([]);
+  });
+
+  it('rotates the signing key in two steps through the product page', async () => {
+    await open(page, server.url, `products/${ids.product}`, 'Acme Editor');
+    const keys = page.getByRole('region', { name: 'Signing keys' });
+    await keys.getByRole('button', { name: 'Create a pending key' }).click();
+    await keys.getByText('Step 1 done: k2 is published as pending').waitFor();
+    // One pending key at a time: once k2 is listed as pending, creating another is not offered.
+    await keys.getByRole('button', { name: 'Activate k2' }).waitFor();
+    expect(await keys.getByRole('button', { name: 'Create a pending key' }).isDisabled()).toBe(true);
+    await keys.getByRole('button', { name: 'Activate k2' }).click();
+    await page.getByRole('dialog', { name: 'Activate k2?' }).getByRole('button', { name: 'Activate k2 now' }).click();
+    await keys.getByText('Step 3 done: k2 now signs every certificate; k1 is retired.').waitFor();
+    const statuses = await keys.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.textContent));
+    expect(statuses[0]).toContain('retired');
+    expect(statuses[1]).toContain('active');
+    const listed = (await server.api('GET', `/products/${ids.product}/keys`)).body.data;
+    expect(listed.map((k: { kid: string; status: string }) => `${k.kid}:${k.status}`)).toEqual(['k1:retired', 'k2:active']);
+    expect(b.problems).toEqual([]);
+  });
+
+  it('creates an API key shown once, and the vendor API accepts it until it is revoked', async () => {
+    await open(page, server.url, 'api-keys', 'API keys');
+    await page.getByLabel('Name').fill('billing backend');
+    await page.getByRole('button', { name: 'Create the key' }).click();
+    const value = (await page.getByRole('region', { name: 'Your new key' }).locator('code').textContent())!;
+    expect(value).toMatch(/^svc_sk_/);
+    expect((await fetch(`${server.url}/v1/products`, { headers: { authorization: `Bearer ${value}` } })).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke billing backend' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke the key' }).click();
+    await page.getByText('The key billing backend is revoked.').waitFor();
+    expect((await fetch(`${server.url}/v1/products`, { headers: { authorization: `Bearer ${value}` } })).status).toBe(401);
+  });
+
+  it('passes axe on every page at 375 px and on a desktop, and saves their screenshots', async () => {
+    const pages: [string, string | RegExp][] = [
+      ['', 'Overview'],
+      ['products', 'Products'],
+      [`products/${ids.product}`, 'Acme Editor'],
+      ['plans', 'Plans'],
+      ['licenses', 'Licenses'],
+      ['licenses/new', 'New license'],
+      ['customers', 'Customers'],
+      ['events', 'Events'],
+      ['integrations', 'Integrations'],
+      ['api-keys', 'API keys'],
+      ['members', 'Members'],
+      ['settings', 'Account settings'],
+      ['sender-domain', 'Sender domain'],
+      ['export', 'Export the account'],
+      ['close', 'Close the account'],
+    ];
+    for (const [route, heading] of pages) {
+      await open(page, server.url, route, heading);
+      await page.waitForLoadState('networkidle');
+      await inspectPage(page, `${store}-${route.replace(/\/.*/, '-detail') || 'overview'}`);
+    }
+    expect(b.problems).toEqual([]);
+  });
+
+  describe('a member', () => {
+    let context: BrowserContext;
+    let member: Page;
+    beforeAll(async () => {
+      context = await b.browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB' });
+      member = await context.newPage();
+    });
+    afterAll(async () => {
+      await context?.close();
+    });
+
+    it('is invited by the owner, signs in, and sees owner-only actions refused with the API\'s message', async () => {
+      const email = `member-${store}@vendor.test`;
+      await open(page, server.url, 'members', 'Members');
+      await page.getByLabel('E-mail address').fill(email);
+      await page.getByRole('button', { name: 'Invite' }).click();
+      await page.getByText(`${email} is invited`).waitFor();
+
+      await signInByEmail(member, server, email);
+      await member.getByText(`${email} · member`).waitFor();
+
+      await open(member, server.url, `products/${ids.product}`, 'Acme Editor');
+      await member.getByText('Only the account owner can export private keys').waitFor();
+      await member.getByRole('button', { name: 'Export the private keys' }).click();
+      const dialog = member.getByRole('dialog', { name: 'Export the private signing keys?' });
+      await dialog.getByRole('button', { name: 'Export and download' }).click();
+      await dialog.getByRole('alert').filter({ hasText: /owner/i }).waitFor();
+
+      await open(member, server.url, 'members', 'Members');
+      await member.getByLabel('E-mail address').fill('someone@vendor.test');
+      await member.getByRole('button', { name: 'Invite' }).click();
+      await member.getByRole('alert').filter({ hasText: /owner/i }).waitFor();
+      const listed = (await server.api('GET', '/members')).body.data.map((m: { email: string }) => m.email);
+      expect(listed).toEqual([email]);
+
+      // A member can still do the vendor's daily work.
+      await open(member, server.url, 'licenses', 'Licenses');
+      await member.getByRole('link', { name: 'Jo Customer' }).waitFor();
+    });
+  });
+
+  it('the owner exports the private keys with the spec\'s warning, and signs out', async () => {
+    await open(page, server.url, `products/${ids.product}`, 'Acme Editor');
+    await page.getByText('anyone holding one can issue licenses for Acme Editor').waitFor();
+    await page.getByRole('button', { name: 'Export the private keys' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('dialog').getByRole('button', { name: 'Export and download' }).click();
+    const file = await download;
+    const text = await new Promise<string>((resolve, reject) => {
+      void file.createReadStream().then((stream) => {
+        let out = '';
+        stream.setEncoding('utf8').on('data', (c: string) => (out += c)).on('end', () => resolve(out)).on('error', reject);
+      });
+    });
+    const doc = JSON.parse(text);
+    expect(doc.format).toBe('svc-signing-keys-v1');
+    expect(doc.keys.map((k: { kid: string }) => k.kid)).toEqual(['k1', 'k2']);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect((await fetch(`${server.url}/v1/session`, { headers: { cookie: (await b.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })).status).toBe(401);
     expect(b.problems).toEqual([]);
   });
 });

@@ -34,6 +34,8 @@ export interface ApiClient {
   post<T>(path: string, body?: unknown): Promise<T>;
   patch<T>(path: string, body: unknown): Promise<T>;
   del<T>(path: string): Promise<T>;
+  /** A POST whose answer is a document to save (an export): its body as a Blob. */
+  download(path: string): Promise<Blob>;
 }
 
 export interface ApiClientOptions {
@@ -60,7 +62,7 @@ export function toQuery(query: Query | undefined): string {
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  async function call<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+  async function call<T>(method: string, path: string, body?: unknown, query?: Query, asBlob = false): Promise<T> {
     const url = new URL(path.replace(/^\//, '') + toQuery(query), options.base);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -76,6 +78,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch {
       throw new ApiError(0, 'network_error', 'The server cannot be reached. Check your connection and try again.');
     }
+    if (asBlob && res.ok) return (await res.blob()) as T;
     const text = await res.text();
     let parsed: unknown = null;
     try {
@@ -96,5 +99,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     post: (path, body) => call('POST', path, body ?? undefined),
     patch: (path, body) => call('PATCH', path, body),
     del: (path) => call('DELETE', path),
+    download: (path) => call<Blob>('POST', path, undefined, undefined, true),
   };
 }

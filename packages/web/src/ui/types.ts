@@ -131,18 +131,29 @@ export interface CreatedApiKey extends ApiKey {
 export type PortalMode = { mode: 'svc' } | { mode: 'custom'; url: string } | { mode: 'none' };
 
 export interface Account {
-  id?: string;
+  id: string;
   name: string;
-  servicePlan?: string;
-  plan?: string;
-  portalUrl?: string | null;
-  senderName?: string | null;
-  senderEmail?: string | null;
-  replyTo?: string | null;
-  defaultLocale?: 'en' | 'fr';
-  customerPortal?: PortalMode;
-  ownerEmail?: string;
-  status?: string;
+  ownerEmail: string;
+  /** The service plan. */
+  plan: string;
+  portalUrl: string | null;
+  senderName: string | null;
+  senderEmail: string | null;
+  replyTo: string | null;
+  defaultLocale: 'en' | 'fr';
+  customerPortal: PortalMode;
+  status: 'open' | 'closed';
+  closedAt: Timestamp | null;
+  createdAt: Timestamp;
+}
+
+/** `GET /v1/account/billing`. */
+export interface Billing {
+  plan: string;
+  interval?: string | null;
+  status?: string | null;
+  currentPeriodEnd?: Timestamp | null;
+  cancelAt?: Timestamp | null;
   [key: string]: unknown;
 }
 
@@ -155,18 +166,23 @@ export interface Usage {
   overLimit: boolean;
 }
 
+/** A DNS record to publish for the sender domain, with the outcome of the last check. */
 export interface DnsRecord {
+  purpose: 'ownership' | 'spf' | 'dkim' | string;
   type: string;
   name: string;
   value: string;
-  [key: string]: unknown;
+  verified: boolean | null;
 }
 
+/** `GET /v1/account/sender-domain`: status `none` while no domain is claimed. */
 export interface SenderDomain {
   domain: string | null;
-  status: string;
-  records?: DnsRecord[];
-  [key: string]: unknown;
+  status: 'none' | 'pending' | 'verified' | 'failed' | string;
+  senderEmail?: string | null;
+  records: DnsRecord[];
+  checkedAt?: Timestamp | null;
+  verifiedAt?: Timestamp | null;
 }
 
 export interface AuditEvent {

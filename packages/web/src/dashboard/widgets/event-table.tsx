@@ -22,7 +22,7 @@ export function EventTable({ events, caption }: { events: AuditEvent[] | null; c
       empty="No events yet."
       columns={[
         { label: 'When', cell: (e) => <DateTime value={e.createdAt} />, nowrap: true },
-        { label: 'Event', cell: (e) => <code>{e.type}</code> },
+        { label: 'Event', cell: (e) => <code class="event-type">{e.type}</code> },
         { label: 'License', cell: (e) => (e.license ? <a href={href('licenses', e.license)}>{e.license}</a> : '—') },
         { label: 'Details', cell: (e) => describe(e) },
       ]}

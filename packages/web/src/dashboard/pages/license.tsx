@@ -1,0 +1,196 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Alert } from '../../ui/components/alert.js';
+import { Button } from '../../ui/components/button.js';
+import { ConfirmButton } from '../../ui/components/dialog.js';
+import { CopyField } from '../../ui/components/copy.js';
+import { TextField } from '../../ui/components/field.js';
+import { Form } from '../../ui/components/form.js';
+import { Badge, Facts, PageHeader, Section } from '../../ui/components/layout.js';
+import { Table } from '../../ui/components/table.js';
+import { DateTime } from '../../ui/components/time.js';
+import { useLoad } from '../../ui/hooks.js';
+import { href, type Route } from '../../ui/router.js';
+import type { LicenseDetail } from '../../ui/types.js';
+import { api } from '../api.js';
+import { APP_NAME } from '../context.js';
+import { endOfDay, intOrNull, STATUS_LABEL, STATUS_TONE } from '../format.js';
+
+/** One license: facts, key, machines, and the actions on it. */
+export function LicensePage({ route }: { route: Route }) {
+  const id = route.parts[1]!;
+  const license = useLoad(() => api.get<LicenseDetail>(`licenses/${id}`), [id]);
+  const [notice, setNotice] = useState<string | null>(null);
+  const l = license.data;
+  const act = async (action: string, done: string) => {
+    await api.post(`licenses/${id}/${action}`);
+    setNotice(done);
+    license.reload();
+  };
+  return (
+    <>
+      <PageHeader title={l ? `License of ${l.customer.name || l.customer.email}` : 'License'} appName={APP_NAME}>
+        <p>
+          <a href={href('licenses')}>All licenses</a>
+          {l ? (
+            <>
+              {' · '}
+              <a href={href('events', { license: l.id })}>Events of this license</a>
+              {' · '}
+              <a href={href('customers', l.customer.id)}>Customer</a>
+            </>
+          ) : null}
+        </p>
+      </PageHeader>
+      <Alert kind="error">{license.error?.message}</Alert>
+      <Alert kind="success">{notice}</Alert>
+      {l ? (
+        <>
+          <Section title="License">
+            <Facts
+              items={[
+                ['Status', <Badge tone={STATUS_TONE[l.status]}>{STATUS_LABEL[l.status]}</Badge>],
+                ['Customer', `${l.customer.name ? `${l.customer.name} ` : ''}<${l.customer.email}>`],
+                ['Plan', `${l.planName} (${l.plan})`],
+                ['Seats', l.seats],
+                ['Machines', `${l.activationCount} of ${l.activationLimit}${l.maxActivations !== null ? ' (license override)' : ''}`],
+                ['Paid until', <DateTime value={l.paidUntil} empty="—" />],
+                ['Valid until', <DateTime value={l.validUntil} empty="no end" />],
+                ['Highest major version', l.maxMajor ?? 'any'],
+                ['Entitlements', l.entitlements.length ? l.entitlements.join(', ') : '—'],
+                ['Source', l.provider ?? 'created by hand'],
+                ['Created', <DateTime value={l.createdAt} />],
+                ['License ID', <code>{l.id}</code>],
+              ]}
+            />
+            <h3>License key</h3>
+            <CopyField value={l.key} what="license key" />
+          </Section>
+          <Section title="Actions">
+            {l.status === 'revoked' ? (
+              <p class="muted">A revoked license is final: nothing can change it any more.</p>
+            ) : (
+              <div class="actions">
+                {l.status === 'suspended' || l.status === 'refunded' ? (
+                  <ConfirmButton label="Reinstate" title="Reinstate this license?" confirmLabel="Reinstate" variant="primary" onConfirm={() => act('reinstate', 'The license is reinstated.')}>
+                    <p>It returns to the status it had before the suspension or refund, and its machines validate again.</p>
+                  </ConfirmButton>
+                ) : (
+                  <ConfirmButton label="Suspend" title="Suspend this license?" confirmLabel="Suspend" variant="secondary" onConfirm={() => act('suspend', 'The license is suspended.')}>
+                    <p>
+                      Its machines are refused with <code>license_suspended</code> at their next online check. You can reinstate it later.
+                    </p>
+                  </ConfirmButton>
+                )}
+                <SendKey id={l.id} email={l.customer.email} />
+                <ConfirmButton label="Revoke" title="Revoke this license for good?" confirmLabel="Revoke the license" onConfirm={() => act('revoke', 'The license is revoked.')}>
+                  <p>
+                    Every machine is refused with <code>license_revoked</code> at its next online check, and the license can never be changed again, not even by a
+                    payment. This cannot be undone.
+                  </p>
+                </ConfirmButton>
+              </div>
+            )}
+          </Section>
+          <Section title="Machines">
+            <Table
+              caption="Activated machines"
+              hideCaption
+              rows={l.activations}
+              rowKey={(a) => a.id}
+              empty="No machine activated yet."
+              columns={[
+                { label: 'Name', cell: (a) => a.name ?? <span class="muted">unnamed</span> },
+                { label: 'Platform', cell: (a) => a.platform ?? '—' },
+                { label: 'App version', cell: (a) => a.appVersion ?? '—' },
+                { label: 'Activated', cell: (a) => <DateTime value={a.createdAt} />, nowrap: true },
+                { label: 'Last seen', cell: (a) => <DateTime value={a.lastSeenAt} />, nowrap: true },
+                {
+                  label: 'Action',
+                  cell: (a) =>
+                    l.status === 'revoked' ? (
+                      '—'
+                    ) : (
+                      <ConfirmButton
+                        label={`Free ${a.name ?? 'this machine'}`}
+                        title="Free this machine?"
+                        confirmLabel="Free the machine"
+                        variant="secondary"
+                        onConfirm={async () => {
+                          await api.del(`activations/${a.id}`);
+                          setNotice(`${a.name ?? 'The machine'} is freed; its seat can be used by another machine.`);
+                          license.reload();
+                        }}
+                      >
+                        <p>The machine loses its activation at its next online check, and its seat is free for another one.</p>
+                      </ConfirmButton>
+                    ),
+                },
+              ]}
+            />
+          </Section>
+          {l.status !== 'revoked' ? <EditLicense license={l} onSaved={license.set} /> : null}
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function SendKey({ id, email }: { id: string; email: string }) {
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  return (
+    <>
+      <Button
+        busy={busy}
+        onClick={async () => {
+          setBusy(true);
+          setResult(null);
+          try {
+            await api.post(`licenses/${id}/send-key`);
+            setResult({ ok: true, text: `The key was e-mailed again to ${email}.` });
+          } catch (err) {
+            setResult({ ok: false, text: (err as Error).message });
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        Send the key again
+      </Button>
+      {result ? <Alert kind={result.ok ? 'success' : 'error'}>{result.text}</Alert> : null}
+    </>
+  );
+}
+
+function EditLicense({ license, onSaved }: { license: LicenseDetail; onSaved: (l: LicenseDetail) => void }) {
+  const [seats, setSeats] = useState(String(license.seats));
+  const [paidUntil, setPaidUntil] = useState(license.paidUntil ? license.paidUntil.slice(0, 10) : '');
+  const [maxActivations, setMaxActivations] = useState(license.maxActivations === null ? '' : String(license.maxActivations));
+  const [maxMajor, setMaxMajor] = useState(license.maxMajor === null ? '' : String(license.maxMajor));
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setSaved(false), [seats, paidUntil, maxActivations, maxMajor]);
+  return (
+    <Section title="Change the terms">
+      <Alert kind="success">{saved ? 'Saved.' : null}</Alert>
+      <Form
+        label="Change the terms"
+        submitLabel="Save"
+        variant="secondary"
+        onSubmit={async () => {
+          const body: Record<string, unknown> = { seats: Number(seats), maxActivations: intOrNull(maxActivations), maxMajor: intOrNull(maxMajor) };
+          if (paidUntil) body.paidUntil = endOfDay(paidUntil);
+          const updated = await api.patch<LicenseDetail>(`licenses/${license.id}`, body);
+          onSaved({ ...license, ...updated, key: license.key, activations: updated.activations ?? license.activations });
+          setSaved(true);
+        }}
+      >
+        <div class="grid-2">
+          <TextField label="Seats" type="number" min={1} required value={seats} onValue={setSeats} />
+          <TextField label="Paid until" type="date" hint="UTC day" value={paidUntil} onValue={setPaidUntil} />
+          <TextField label="Machine limit override" type="number" min={0} hint="Empty: plan machines × seats" value={maxActivations} onValue={setMaxActivations} />
+          <TextField label="Highest major version" type="number" min={0} hint="Empty: every version" value={maxMajor} onValue={setMaxMajor} />
+        </div>
+      </Form>
+    </Section>
+  );
+}

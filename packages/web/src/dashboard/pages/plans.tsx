@@ -1,0 +1,110 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Alert } from '../../ui/components/alert.js';
+import { SelectField, TextField } from '../../ui/components/field.js';
+import { Form } from '../../ui/components/form.js';
+import { Facts, PageHeader, Section } from '../../ui/components/layout.js';
+import { useLoad } from '../../ui/hooks.js';
+import { loadAll } from '../../ui/paging.js';
+import { href, navigate, type Route } from '../../ui/router.js';
+import type { Plan, Product } from '../../ui/types.js';
+import type { Page } from '../../ui/api.js';
+import { api } from '../api.js';
+import { APP_NAME } from '../context.js';
+import { intOrNull } from '../format.js';
+import { PlansOf } from '../widgets/plans-of.js';
+
+/** Plans, product by product. */
+export function PlansPage({ route }: { route: Route }) {
+  const products = useLoad(() => loadAll((cursor) => api.get<Page<Product>>('products', { cursor })), []);
+  const chosen = route.params.get('product') ?? products.data?.[0]?.id ?? '';
+  const product = products.data?.find((p) => p.id === chosen);
+  return (
+    <>
+      <PageHeader title="Plans" appName={APP_NAME}>
+        <p>A plan sets what a license gives: machines per seat, entitlements, the versions covered, the offline period.</p>
+      </PageHeader>
+      <Alert kind="error">{products.error?.message}</Alert>
+      {products.data && products.data.length === 0 ? (
+        <p class="empty">
+          Plans belong to a product: <a href={href('products')}>create a product</a> first.
+        </p>
+      ) : null}
+      {products.data && products.data.length > 1 ? (
+        <div class="form filter-bar">
+          <SelectField label="Product" value={chosen} onValue={(v) => navigate(href('plans', { product: v }))} options={products.data.map((p) => ({ value: p.id, label: p.name }))} />
+        </div>
+      ) : null}
+      {product ? <PlansOf product={product} /> : null}
+    </>
+  );
+}
+
+/** One plan: what it is, and the fields that can change. */
+export function PlanPage({ route }: { route: Route }) {
+  const id = route.parts[1]!;
+  const plan = useLoad(() => api.get<Plan>(`plans/${id}`), [id]);
+  const p = plan.data;
+  return (
+    <>
+      <PageHeader title={p ? `Plan ${p.name}` : 'Plan'} appName={APP_NAME}>
+        <p>
+          <a href={href('plans', p?.product ? { product: p.product } : {})}>All plans</a>
+        </p>
+      </PageHeader>
+      <Alert kind="error">{plan.error?.message}</Alert>
+      {p ? (
+        <Section title="Plan">
+          <Facts
+            items={[
+              ['Code (fixed)', <code>{p.code}</code>],
+              ['Kind (fixed)', p.kind],
+              ['Plan ID', <code>{p.id}</code>],
+            ]}
+          />
+          <EditPlan plan={p} onSaved={plan.set} />
+        </Section>
+      ) : null}
+    </>
+  );
+}
+
+function EditPlan({ plan, onSaved }: { plan: Plan; onSaved: (p: Plan) => void }) {
+  const [name, setName] = useState(plan.name);
+  const [maxActivations, setMaxActivations] = useState(String(plan.maxActivations));
+  const [entitlements, setEntitlements] = useState(plan.entitlements.join(', '));
+  const [maxMajor, setMaxMajor] = useState(plan.maxMajor === null ? '' : String(plan.maxMajor));
+  const [trialDays, setTrialDays] = useState(String(plan.trialDays));
+  const [offlineDays, setOfflineDays] = useState(plan.offlineDays === null ? '' : String(plan.offlineDays));
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setSaved(false), [name, maxActivations, entitlements, maxMajor, trialDays, offlineDays]);
+  return (
+    <>
+      <Alert kind="success">{saved ? 'Saved. Licenses get the new terms at their next certificate refresh.' : null}</Alert>
+      <Form
+        label="Edit the plan"
+        submitLabel="Save the plan"
+        onSubmit={async () => {
+          const updated = await api.patch<Plan>(`plans/${plan.id}`, {
+            name: name.trim(),
+            maxActivations: Number(maxActivations),
+            entitlements: entitlements.split(',').map((e) => e.trim()).filter(Boolean),
+            maxMajor: intOrNull(maxMajor),
+            trialDays: Number(trialDays),
+            offlineDays: intOrNull(offlineDays),
+          });
+          onSaved(updated);
+          setSaved(true);
+        }}
+      >
+        <div class="grid-2">
+          <TextField label="Name" required value={name} onValue={setName} />
+          <TextField label="Machines per seat" type="number" min={1} required value={maxActivations} onValue={setMaxActivations} />
+          <TextField label="Entitlements" hint="Comma-separated" value={entitlements} onValue={setEntitlements} />
+          <TextField label="Highest major version covered" type="number" min={0} hint="Empty: every version" value={maxMajor} onValue={setMaxMajor} />
+          <TextField label="Trial days" type="number" min={1} value={trialDays} onValue={setTrialDays} />
+          <TextField label="Offline days" type="number" min={1} max={365} hint="Empty: the product's value" value={offlineDays} onValue={setOfflineDays} />
+        </div>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,126 @@
+import { useState } from 'preact/hooks';
+import { Alert } from '../../ui/components/alert.js';
+import { Button } from '../../ui/components/button.js';
+import { ConfirmButton } from '../../ui/components/dialog.js';
+import { CopyButton } from '../../ui/components/copy.js';
+import { TextField } from '../../ui/components/field.js';
+import { Form } from '../../ui/components/form.js';
+import { Badge, Facts, PageHeader, Section } from '../../ui/components/layout.js';
+import { Table } from '../../ui/components/table.js';
+import { DateTime } from '../../ui/components/time.js';
+import { useLoad } from '../../ui/hooks.js';
+import type { SenderDomain } from '../../ui/types.js';
+import { api } from '../api.js';
+import { APP_NAME } from '../context.js';
+import { OwnerOnlyNote } from '../widgets/owner-only.js';
+
+const STATUS_TONE = { verified: 'good', pending: 'warn', failed: 'bad' } as const;
+
+/** The sender domain: claim (owner), DNS records to publish with copy buttons, verify, release (owner). */
+export function SenderDomainPage() {
+  const domain = useLoad(() => api.get<SenderDomain>('account/sender-domain'), []);
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const d = domain.data;
+  const verify = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      domain.set(await api.post<SenderDomain>('account/sender-domain/verify'));
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <PageHeader title="Sender domain" appName={APP_NAME}>
+        <p>License-key e-mails go out from your own domain, DKIM-signed, once you publish three DNS records.</p>
+      </PageHeader>
+      <Alert kind="error">{domain.error?.message ?? error}</Alert>
+      {d && (d.domain === null || d.status === 'none') ? (
+        <Section title="Claim a domain">
+          <OwnerOnlyNote what="claim a sender domain" />
+          {(
+            <Form
+              label="Claim a sender domain"
+              submitLabel="Claim the domain"
+              onSubmit={async () => {
+                domain.set(await api.post<SenderDomain>('account/sender-domain', { domain: name.trim() }));
+              }}
+            >
+              <TextField label="Domain" placeholder="example.com" required value={name} onValue={setName} />
+            </Form>
+          )}
+        </Section>
+      ) : null}
+      {d && d.domain !== null && d.status !== 'none' ? (
+        <>
+          <Section title={d.domain}>
+            <Facts
+              items={[
+                ['Status', <Badge tone={STATUS_TONE[d.status as keyof typeof STATUS_TONE] ?? 'neutral'}>{d.status}</Badge>],
+                ['Sends as', d.senderEmail ?? 'the service address, until verified'],
+                ['Last checked', <DateTime value={d.checkedAt ?? null} empty="never" />],
+              ]}
+            />
+          </Section>
+          <Section title="Records to publish">
+            <p>Add these TXT records at your DNS host, then verify. DNS changes can take a while to show.</p>
+            <Table
+              caption="DNS records"
+              hideCaption
+              rows={d.records}
+              rowKey={(r) => r.purpose}
+              empty="No record."
+              columns={[
+                { label: 'Purpose', cell: (r) => r.purpose },
+                { label: 'Type', cell: (r) => r.type },
+                {
+                  label: 'Name',
+                  cell: (r) => (
+                    <span class="copy-field">
+                      <code>{r.name}</code>
+                      <CopyButton value={r.name} what={`name of the ${r.purpose} record`} />
+                    </span>
+                  ),
+                },
+                {
+                  label: 'Value',
+                  cell: (r) => (
+                    <span class="copy-field">
+                      <code class="record-value">{r.value}</code>
+                      <CopyButton value={r.value} what={`value of the ${r.purpose} record`} />
+                    </span>
+                  ),
+                },
+                { label: 'Found', cell: (r) => (r.verified === null ? 'not checked' : r.verified ? <Badge tone="good">found</Badge> : <Badge tone="bad">missing</Badge>) },
+              ]}
+            />
+            <OwnerOnlyNote what="release the domain" />
+            <div class="actions section-actions">
+              <Button variant="primary" busy={busy} onClick={verify}>
+                Verify now
+              </Button>
+              {(
+                <ConfirmButton
+                  label="Release the domain"
+                  title={`Release ${d.domain}?`}
+                  confirmLabel="Release"
+                  onConfirm={async () => {
+                    await api.del('account/sender-domain');
+                    domain.reload();
+                  }}
+                >
+                  <p>Its DKIM key is deleted and license-key e-mails go out from the service's address again.</p>
+                </ConfirmButton>
+              )}
+            </div>
+          </Section>
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,110 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Alert } from '../../ui/components/alert.js';
+import { SelectField, TextField } from '../../ui/components/field.js';
+import { Form } from '../../ui/components/form.js';
+import { Facts, PageHeader, Section } from '../../ui/components/layout.js';
+import { DateTime } from '../../ui/components/time.js';
+import { useLoad } from '../../ui/hooks.js';
+import type { Account, Billing, PortalMode } from '../../ui/types.js';
+import { api } from '../api.js';
+import { APP_NAME } from '../context.js';
+
+/** Account settings: name, sender details, default locale, customer portal; the service plan and billing. */
+export function SettingsPage() {
+  const account = useLoad(() => api.get<Account>('account'), []);
+  const billing = useLoad(() => api.get<Billing>('account/billing'), []);
+  return (
+    <>
+      <PageHeader title="Account settings" appName={APP_NAME}>
+        <p>How your customers' e-mails are sent, and where they manage their licenses.</p>
+      </PageHeader>
+      <Alert kind="error">{account.error?.message}</Alert>
+      {account.data ? <AccountForm account={account.data} onSaved={account.set} /> : null}
+      <Section title="Service plan and billing">
+        <Alert kind="error">{billing.error?.message}</Alert>
+        {billing.data ? (
+          <Facts
+            items={[
+              ['Service plan', billing.data.plan],
+              ['Interval', billing.data.interval ?? '—'],
+              ['Status', billing.data.status ?? '—'],
+              ['Current period ends', <DateTime value={billing.data.currentPeriodEnd ?? null} empty="—" />],
+              ['Cancels at', <DateTime value={billing.data.cancelAt ?? null} empty="—" />],
+            ]}
+          />
+        ) : (
+          <p class="loading">Loading…</p>
+        )}
+      </Section>
+    </>
+  );
+}
+
+function AccountForm({ account, onSaved }: { account: Account; onSaved: (a: Account) => void }) {
+  const [name, setName] = useState(account.name);
+  const [senderName, setSenderName] = useState(account.senderName ?? '');
+  const [senderEmail, setSenderEmail] = useState(account.senderEmail ?? '');
+  const [replyTo, setReplyTo] = useState(account.replyTo ?? '');
+  const [defaultLocale, setDefaultLocale] = useState<string>(account.defaultLocale);
+  const [portalMode, setPortalMode] = useState<string>(account.customerPortal.mode);
+  const [portalUrl, setPortalUrl] = useState(account.customerPortal.mode === 'custom' ? account.customerPortal.url : '');
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setSaved(false), [name, senderName, senderEmail, replyTo, defaultLocale, portalMode, portalUrl]);
+  return (
+    <Section title="Account">
+      <Facts
+        items={[
+          ['Account ID', <code>{account.id}</code>],
+          ['Owner', account.ownerEmail],
+          ['Customer portal address', account.portalUrl ?? 'none'],
+        ]}
+      />
+      <Alert kind="success">{saved ? 'Saved.' : null}</Alert>
+      <Form
+        label="Account settings"
+        submitLabel="Save the settings"
+        onSubmit={async () => {
+          const customerPortal: PortalMode = portalMode === 'custom' ? { mode: 'custom', url: portalUrl.trim() } : portalMode === 'svc' ? { mode: 'svc' } : { mode: 'none' };
+          const updated = await api.patch<Account>('account', {
+            name: name.trim(),
+            senderName: senderName.trim() || null,
+            senderEmail: senderEmail.trim() || null,
+            replyTo: replyTo.trim(),
+            defaultLocale,
+            customerPortal,
+          });
+          onSaved(updated);
+          setSaved(true);
+        }}
+      >
+        <TextField label="Account name" required value={name} onValue={setName} />
+        <div class="grid-2">
+          <TextField label="Sender name" hint="Shown as the sender of license-key e-mails" value={senderName} onValue={setSenderName} />
+          <TextField label="Sender address" type="email" hint="Used when your sender domain is verified" value={senderEmail} onValue={setSenderEmail} />
+          <TextField label="Reply-to address" type="email" hint="Empty: replies go to the sender address" value={replyTo} onValue={setReplyTo} />
+          <SelectField
+            label="Default language of customer e-mails"
+            value={defaultLocale}
+            onValue={setDefaultLocale}
+            options={[
+              { value: 'en', label: 'English' },
+              { value: 'fr', label: 'French' },
+            ]}
+          />
+        </div>
+        <SelectField
+          label="Customer portal"
+          hint="Where customers see their licenses and free their machines"
+          value={portalMode}
+          onValue={setPortalMode}
+          options={[
+            { value: 'svc', label: 'Hosted by this service' },
+            { value: 'custom', label: 'Your own page' },
+            { value: 'none', label: 'No portal' },
+          ]}
+        />
+        {portalMode === 'custom' ? <TextField label="Portal address" type="url" required placeholder="https://" value={portalUrl} onValue={setPortalUrl} /> : null}
+      </Form>
+    </Section>
+  );
+}
