@@ -159,6 +159,7 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store)
     await keys.getByRole('button', { name: 'Activate k2' }).click();
     await page.getByRole('dialog', { name: 'Activate k2?' }).getByRole('button', { name: 'Activate k2 now' }).click();
     await keys.getByText('Step 3 done: k2 now signs every certificate; k1 is retired.').waitFor();
+    await keys.getByText('retired', { exact: true }).waitFor(); // the list reloaded
     const statuses = await keys.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.textContent));
     expect(statuses[0]).toContain('retired');
     expect(statuses[1]).toContain('active');
