@@ -186,7 +186,6 @@ async function startServing(bound: BoundServer, config: ServeConfig, flags: Reco
   }
   const running = bound;
   const limiter = rateLimits;
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: 'listening', url: running.url, ...describeStore(config.store), rateLimits: limiter.kind })}\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -207,6 +206,8 @@ async function startServing(bound: BoundServer, config: ServeConfig, flags: Reco
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  // Only now: a supervisor (or a test) may send SIGTERM the moment it reads this line.
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: 'listening', url: running.url, ...describeStore(config.store), rateLimits: limiter.kind })}\n`);
 }
 
 async function createAccount(flags: Record<string, unknown>, env: Env): Promise<void> {
