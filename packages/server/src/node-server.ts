@@ -85,7 +85,8 @@ export async function bindServer(options: ListenOptions): Promise<BoundServer> {
   /** Once closing, an idle connection gets its grace period, then is ended. */
   const whenIdle = (socket: Socket, state: Connection) => {
     if (closing === null || state.active > 0 || state.timer !== null || socket.destroyed) return;
-    state.timer = setTimeout(() => endIdle(socket, state), idleGraceMs);
+    // setImmediate: a request that arrived while the event loop was busy is read (poll phase) before we end the socket.
+    state.timer = setTimeout(() => setImmediate(() => endIdle(socket, state)), idleGraceMs);
     state.timer.unref();
   };
 

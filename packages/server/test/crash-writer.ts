@@ -8,6 +8,8 @@
  * Every transaction moves 1 between two of 10 balances, increments a `total` counter and inserts
  * a marker record: a half-applied transaction breaks the sum of balances or `total` = markers.
  */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { openEmbeddedStore } from '../src/stores/embedded/index.js';
 import type { StoreTx } from '@svc-licensing/license-engine';
 
@@ -49,5 +51,14 @@ async function worker(): Promise<void> {
 }
 
 await Promise.all(Array.from({ length: 8 }, worker));
+if (bounded) {
+  // Let a checkpoint the store started finish (one journal segment left), for at most 2 s: the
+  // test measures the journal a kill leaves between checkpoints, not one cut mid-checkpoint.
+  for (let waited = 0; waited < 2000; waited += 20) {
+    const segments = (await readdir(join(dir, 'journal'))).filter((name) => name.endsWith('.log'));
+    if (segments.length <= 1) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 process.stdout.write('done\n');
 setInterval(() => undefined, 60_000); // idle until killed
