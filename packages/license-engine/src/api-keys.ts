@@ -4,10 +4,11 @@ import type { EngineContext } from './_internal/context.js';
 import { now, owned, readMostly, transact } from './_internal/context.js';
 import { sha256Hex } from './_internal/hash.js';
 import { timestampMs } from './_internal/time.js';
-import { cursorOf, requireString } from './_internal/validate.js';
+import { requireString } from './_internal/validate.js';
 import type { ApiKeyCreatedView, ApiKeyView, ListView } from './views.js';
 import { apiKeyView } from './views.js';
 import type { StoreTx } from './store.js';
+import { openCursor, sealCursor } from './_internal/cursor.js';
 
 const KEY_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_FORM = /^svc_sk_[A-Za-z0-9]{32}$/;
@@ -41,15 +42,16 @@ export async function insertApiKey(ctx: EngineContext, tx: StoreTx, accountId: s
 }
 
 export async function listApiKeys(ctx: EngineContext, accountId: string, options: { cursor?: string | null } = {}): Promise<ListView<ApiKeyView>> {
-  const cursor = cursorOf(options);
+  const scope = ['apiKeys', accountId] as const;
+  const cursor = openCursor(ctx, scope, options.cursor);
   return transact(ctx, async (tx) => {
     const page = await tx.page('apiKeys', { where: { accountId }, cursor, limit: 50, order: 'desc' });
-    return { data: page.data.map(apiKeyView), nextCursor: page.nextCursor };
+    return { data: page.data.map(apiKeyView), nextCursor: sealCursor(ctx, scope, page.nextCursor) };
   });
 }
 
 export async function createApiKey(ctx: EngineContext, accountId: string, input: { name?: unknown }): Promise<ApiKeyCreatedView> {
-  const name = requireString(input?.name, 'name', 100);
+  const name = requireString(input?.name, 'name', 200);
   return transact(ctx, async (tx) => {
     const account = await tx.get('accounts', accountId);
     if (!account) throw new LicensingError('not_found', `account ${accountId} not found`);

@@ -3,9 +3,9 @@ import type { StoreTx } from './store.js';
 import { LicensingError } from './errors.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, transact } from './_internal/context.js';
-import { cursorOf } from './_internal/validate.js';
 import type { AuditEventView, ListView } from './views.js';
 import { auditEventView } from './views.js';
+import { openCursor, sealCursor } from './_internal/cursor.js';
 
 /**
  * Data keys of each audit event type. The spec fixes those of `license.status_changed` and
@@ -46,14 +46,15 @@ export async function listEvents(
   accountId: string,
   options: { license?: string | null; cursor?: string | null } = {},
 ): Promise<ListView<AuditEventView>> {
-  const cursor = cursorOf(options);
+  const where: { accountId: string; licenseId?: string } = { accountId };
+  if (options.license !== undefined && options.license !== null && options.license !== '') {
+    if (typeof options.license !== 'string') throw new LicensingError('invalid_request', 'license must be a license ID');
+    where.licenseId = options.license;
+  }
+  const scope = ['events', accountId, where.licenseId] as const;
+  const cursor = openCursor(ctx, scope, options.cursor);
   return transact(ctx, async (tx) => {
-    const where: { accountId: string; licenseId?: string } = { accountId };
-    if (options.license !== undefined && options.license !== null && options.license !== '') {
-      if (typeof options.license !== 'string') throw new LicensingError('invalid_request', 'license must be a license ID');
-      where.licenseId = options.license;
-    }
     const page = await tx.page('auditEvents', { where, cursor, limit: 50, order: 'desc' });
-    return { data: page.data.map(auditEventView), nextCursor: page.nextCursor };
+    return { data: page.data.map(auditEventView), nextCursor: sealCursor(ctx, scope, page.nextCursor) };
   });
 }

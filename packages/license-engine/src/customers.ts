@@ -4,9 +4,10 @@ import type { EngineContext } from './_internal/context.js';
 import { now, owned, transact } from './_internal/context.js';
 import { lockOrInsert } from './_internal/claim.js';
 import { licenseViews } from './_internal/license-load.js';
-import { cursorOf, requireString } from './_internal/validate.js';
+import { requireString } from './_internal/validate.js';
 import type { CustomerDetailView, CustomerView, ListView } from './views.js';
 import { customerView } from './views.js';
+import { openCursor, sealCursor } from './_internal/cursor.js';
 
 /**
  * The account's customer with this e-mail, created when missing (name defaults to the e-mail).
@@ -41,10 +42,11 @@ export async function listCustomers(
   accountId: string,
   options: { email?: string | null; q?: string | null; cursor?: string | null } = {},
 ): Promise<ListView<CustomerView>> {
-  const cursor = cursorOf(options);
   const where: { accountId: string; email?: string } = { accountId };
   if (options.email !== undefined && options.email !== null && options.email !== '') where.email = String(options.email).trim().toLowerCase();
   const q = options.q === undefined || options.q === null || options.q === '' ? null : requireString(options.q, 'q', 200);
+  const scope = ['customers', accountId, where.email, q] as const;
+  const cursor = openCursor(ctx, scope, options.cursor);
   return transact(ctx, async (tx) => {
     const page = await tx.page('customers', {
       where,
@@ -55,7 +57,7 @@ export async function listCustomers(
     });
     const data: CustomerView[] = [];
     for (const c of page.data) data.push(customerView(c, await tx.count('licenses', { customerId: c.id })));
-    return { data, nextCursor: page.nextCursor };
+    return { data, nextCursor: sealCursor(ctx, scope, page.nextCursor) };
   });
 }
 

@@ -10,6 +10,7 @@ export { createLicenseEngine } from './engine.js';
 export type { LicenseEngine, LicenseEngineDeps } from './engine.js';
 export { createMemoryStore } from './memory-store.js';
 export { systemClock } from './clock.js';
+export { isTimestamp } from './timestamp.js';
 export { cryptoRandom } from './random.js';
 export { createIdGenerator } from './ids.js';
 export { createSecretBox } from './secret-box.js';

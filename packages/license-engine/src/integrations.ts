@@ -2,9 +2,10 @@ import { LicensingError } from './errors.js';
 import type { Environment, IntegrationRecord, ProviderName } from './records.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, owned, transact } from './_internal/context.js';
-import { asObject, cursorOf, invalid, requireString } from './_internal/validate.js';
+import { asObject, invalid, requireString } from './_internal/validate.js';
 import type { IntegrationView, ListView } from './views.js';
 import { integrationView } from './views.js';
+import { openCursor, sealCursor } from './_internal/cursor.js';
 
 export interface CreateIntegrationInput {
   provider: ProviderName;
@@ -42,10 +43,11 @@ const seal = (ctx: EngineContext, value: unknown, field: string) => ctx.secrets.
 const open = (ctx: EngineContext, sealed: string | null) => (sealed === null ? null : new TextDecoder().decode(ctx.secrets.decrypt(sealed)));
 
 export async function listIntegrations(ctx: EngineContext, accountId: string, options: { cursor?: string | null } = {}): Promise<ListView<IntegrationView>> {
-  const cursor = cursorOf(options);
+  const scope = ['integrations', accountId] as const;
+  const cursor = openCursor(ctx, scope, options.cursor);
   return transact(ctx, async (tx) => {
     const page = await tx.page('integrations', { where: { accountId }, cursor, limit: 50, order: 'desc' });
-    return { data: page.data.map(integrationView), nextCursor: page.nextCursor };
+    return { data: page.data.map(integrationView), nextCursor: sealCursor(ctx, scope, page.nextCursor) };
   });
 }
 

@@ -10,9 +10,10 @@ import type { EngineContext } from './_internal/context.js';
 import { now, owned, transact } from './_internal/context.js';
 import { licenseDetail, licenseViews } from './_internal/license-load.js';
 import { insertLicense } from './_internal/new-license.js';
-import { addDays, parseTimestampInput } from './_internal/time.js';
-import { asObject, cursorOf, invalid, optionalBoolean, requireEmail, requireInt, requireString } from './_internal/validate.js';
+import { addDays, fitsAfterDays, parseTimestampInput } from './_internal/time.js';
+import { asObject, invalid, optionalBoolean, requireEmail, requireInt, requireString } from './_internal/validate.js';
 import type { LicenseDetailView, LicenseView, ListView } from './views.js';
+import { openCursor, sealCursor } from './_internal/cursor.js';
 
 export interface CreateLicenseInput {
   /** Plan ID, or plan code together with `product`. */
@@ -71,6 +72,7 @@ export async function createLicense(
       paidUntil = plan.kind === 'trial' ? addDays(now(ctx), plan.trialDays) : null;
     }
     const product = await owned(tx, 'products', accountId, plan.productId, 'product');
+    if (paidUntilInput !== null) requireValidUntilInRange(paidUntilInput, product.graceDays);
     const customer = await upsertCustomer(ctx, tx, accountId, email, name);
     const { license } = await insertLicense(ctx, tx, {
       product,
@@ -105,7 +107,6 @@ const given = (value: string | null | undefined): value is string => value !== u
 
 /** `GET /licenses`: newest first, filtered by product, status, exact e-mail, `q`, complete key. */
 export async function listLicenses(ctx: EngineContext, accountId: string, filters: LicenseFilters = {}): Promise<ListView<LicenseView>> {
-  const cursor = cursorOf(filters);
   const where: Partial<LicenseRecord> = { accountId };
   if (given(filters.product)) where.productId = String(filters.product);
   if (given(filters.status)) {
@@ -115,6 +116,8 @@ export async function listLicenses(ctx: EngineContext, accountId: string, filter
   if (given(filters.email)) where.customerEmail = String(filters.email).trim().toLowerCase();
   if (given(filters.key)) where.keyHash = hashLicenseKey(String(filters.key));
   const q = given(filters.q) ? requireString(filters.q, 'q', 200) : null;
+  const scope = ['licenses', accountId, where.productId, where.status, where.customerEmail, where.keyHash, q] as const;
+  const cursor = openCursor(ctx, scope, filters.cursor);
   return transact(ctx, async (tx) => {
     const page = await tx.page('licenses', {
       where,
@@ -126,7 +129,7 @@ export async function listLicenses(ctx: EngineContext, accountId: string, filter
     const view = licenseViews(tx);
     const data: LicenseView[] = [];
     for (const license of page.data) data.push(await view(license));
-    return { data, nextCursor: page.nextCursor };
+    return { data, nextCursor: sealCursor(ctx, scope, page.nextCursor) };
   });
 }
 
@@ -161,9 +164,15 @@ export async function updateLicense(ctx: EngineContext, accountId: string, id: s
     const license = await owned(tx, 'licenses', accountId, id, 'license', true);
     if (license.status === 'revoked') throw new LicensingError('conflict', 'the license is revoked; it cannot change');
     if (changes.paidUntil !== undefined && license.status === 'perpetual') invalid('a perpetual license has no paid period');
+    if (changes.paidUntil) requireValidUntilInRange(changes.paidUntil, (await owned(tx, 'products', accountId, license.productId, 'product')).graceDays);
     const next: LicenseRecord = { ...license, ...changes, updatedAt: now(ctx) };
     await tx.update('licenses', next);
     if (fields.length > 0) await audit(ctx, tx, { accountId, type: 'license.updated', licenseId: id, data: { fields, source: 'vendor' } });
     return licenseViews(tx)(next);
   });
+}
+
+/** `validUntil` (= paidUntil + grace days) must stay a four-digit-year timestamp. */
+function requireValidUntilInRange(paidUntil: Timestamp, graceDays: number): void {
+  if (!fitsAfterDays(paidUntil, graceDays)) invalid(`paidUntil is too late: with ${graceDays} grace days validUntil would be after 9999-12-31T23:59:59Z`);
 }

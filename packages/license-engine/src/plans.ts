@@ -3,9 +3,10 @@ import type { PlanKind, PlanRecord } from './records.js';
 import type { StoreTx } from './store.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, owned, transact } from './_internal/context.js';
-import { asObject, cursorOf, invalid, requireInt, requireString } from './_internal/validate.js';
+import { asObject, invalid, requireInt, requireString } from './_internal/validate.js';
 import type { ListView, PlanView } from './views.js';
 import { planView } from './views.js';
+import { openCursor, sealCursor } from './_internal/cursor.js';
 
 const CODE = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 const KINDS: readonly PlanKind[] = ['subscription', 'perpetual', 'trial'];
@@ -95,11 +96,12 @@ export async function listPlans(
   productId: string,
   options: { cursor?: string | null } = {},
 ): Promise<ListView<PlanView>> {
-  const cursor = cursorOf(options);
+  const scope = ['plans', accountId, productId] as const;
+  const cursor = openCursor(ctx, scope, options.cursor);
   return transact(ctx, async (tx) => {
     await owned(tx, 'products', accountId, productId, 'product');
     const page = await tx.page('plans', { where: { productId }, cursor, limit: 50, order: 'desc' });
-    return { data: page.data.map(planView), nextCursor: page.nextCursor };
+    return { data: page.data.map(planView), nextCursor: sealCursor(ctx, scope, page.nextCursor) };
   });
 }
 

@@ -4,9 +4,10 @@ import { loadAccount } from './accounts.js';
 import { insertSigningKey } from './signing-keys.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, owned, servicePlanOf, transact } from './_internal/context.js';
-import { asObject, cursorOf, invalid, requireInt, requireString } from './_internal/validate.js';
+import { asObject, invalid, requireInt, requireString } from './_internal/validate.js';
 import type { ListView, ProductView } from './views.js';
 import { productView } from './views.js';
+import { openCursor, sealCursor } from './_internal/cursor.js';
 
 /**
  * Defaults where the spec leaves product fields optional (docs/decisions.md).
@@ -56,10 +57,11 @@ export async function createProduct(ctx: EngineContext, accountId: string, input
 }
 
 export async function listProducts(ctx: EngineContext, accountId: string, options: { cursor?: string | null } = {}): Promise<ListView<ProductView>> {
-  const cursor = cursorOf(options);
+  const scope = ['products', accountId] as const;
+  const cursor = openCursor(ctx, scope, options.cursor);
   return transact(ctx, async (tx) => {
     const page = await tx.page('products', { where: { accountId }, cursor, limit: 50, order: 'desc' });
-    return { data: page.data.map(productView), nextCursor: page.nextCursor };
+    return { data: page.data.map(productView), nextCursor: sealCursor(ctx, scope, page.nextCursor) };
   });
 }
 

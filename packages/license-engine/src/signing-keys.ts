@@ -6,10 +6,10 @@ import type { StoreTx } from './store.js';
 import { audit } from './audit.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, owned, transact } from './_internal/context.js';
-import { cursorOf } from './_internal/validate.js';
 import { spendHourlyBudget } from './_internal/budget.js';
 import type { ListView, SigningKeyView } from './views.js';
 import { signingKeyView } from './views.js';
+import { openCursor, sealCursor } from './_internal/cursor.js';
 
 /** Creates key `k<seq>` from 32 random bytes; the seed is stored only encrypted. */
 export async function insertSigningKey(
@@ -45,11 +45,12 @@ export async function listSigningKeys(
   productId: string,
   options: { cursor?: string | null } = {},
 ): Promise<ListView<SigningKeyView>> {
-  const cursor = cursorOf(options);
+  const scope = ['signingKeys', accountId, productId] as const;
+  const cursor = openCursor(ctx, scope, options.cursor);
   return transact(ctx, async (tx) => {
     await owned(tx, 'products', accountId, productId, 'product');
     const page = await tx.page('signingKeys', { where: { productId }, cursor, limit: 50, order: 'asc' });
-    return { data: page.data.map(signingKeyView), nextCursor: page.nextCursor };
+    return { data: page.data.map(signingKeyView), nextCursor: sealCursor(ctx, scope, page.nextCursor) };
   });
 }
 

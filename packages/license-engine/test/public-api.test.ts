@@ -22,6 +22,7 @@ it('exports exactly these names (a rename is a visible decision)', () => {
       "createMemoryStore",
       "createSecretBox",
       "cryptoRandom",
+      "isTimestamp",
       "sealOperatorSignInLink",
       "storeSchema",
       "systemClock",

@@ -4,13 +4,14 @@ import type { LicenseEngine } from '@svc-licensing/license-engine';
 import { authenticate, ownerOnlyRefusal, type Principal } from './http/auth.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './http/body.js';
 import { CLIENT_CORS_HEADERS, CLIENT_PREFLIGHT_HEADERS } from './http/cors.js';
-import { ApiError, errorResponse, toErrorReply } from './http/errors.js';
+import { ApiError, errorResponse, JSON_CONTENT_TYPE, toErrorReply } from './http/errors.js';
 import { createJsonLogger, describeCause, isoNow, type RequestLogger, type RequestLogLine } from './http/log.js';
 import {
   binding, consume, consumeMany, createMemoryRateLimitStore, DEFAULT_RATE_LIMITS, licenseKeyBucket, rateLimitHeaders,
   type RateLimitResult, type RateLimits, type RateLimitStore,
 } from './http/rate-limit.js';
 import { defineRoute, toRouterPath, type AccountMail, type RouteDef, type RouteServices, type ServerHooks } from './http/route.js';
+import { mountMethodNotAllowed } from './http/method-not-allowed.js';
 import { validate } from './http/validate.js';
 import { createOpenApiDocument } from './openapi.js';
 import { clientRoutes } from './routes/client.js';
@@ -187,11 +188,12 @@ export function createApp(options: AppOptions): H3 {
       // The JSON answer with its headers in one plain object (h3 would merge a web Headers per request).
       return new FastResponse(JSON.stringify(result), {
         status: def.status ?? 200,
-        headers: { 'content-type': 'application/json;charset=UTF-8', ...state(event).svc.headers },
+        headers: { 'content-type': JSON_CONTENT_TYPE, ...state(event).svc.headers },
       });
     });
   }
   mountLinkPages(app, services);
   if (options.web !== false) mountWebApps(app, options.web ?? {});
+  mountMethodNotAllowed(app, routes, clientPaths);
   return app;
 }

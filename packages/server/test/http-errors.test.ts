@@ -25,7 +25,7 @@ describeEverySetup('errors, authentication, health and the request log over HTTP
 
   it('answers 404 not_found for unknown routes and unknown IDs', async () => {
     const h = await createHarness(setup);
-    for (const [method, path] of [['GET', '/v1/nothing'], ['GET', '/nothing'], ['PUT', '/v1/products'], ['DELETE', '/v1/products']] as const) {
+    for (const [method, path] of [['GET', '/v1/nothing'], ['GET', '/nothing'], ['PUT', '/v1/nothing']] as const) {
       const res = await h.fetch(path, { method, headers: { authorization: `Bearer ${h.apiKey}` } });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect((await res.json()).error.code).toBe('not_found');

@@ -1,5 +1,5 @@
 import type { LicenseRecord, PlanRecord, ProductRecord, Timestamp } from '../records.js';
-import { addDays } from './time.js';
+import { addDays, fitsAfterDays, MAX_TIMESTAMP_MS, toTimestamp } from './time.js';
 
 /** Effective license terms: the plan's values unless the license overrides them. */
 
@@ -12,7 +12,11 @@ export function maxMajorOf(license: LicenseRecord, plan: PlanRecord): number | n
   return license.maxMajorOverride ? license.maxMajorOverride.value : plan.maxMajor;
 }
 
-/** `paidUntil` plus the product's grace days; null for a perpetual license. */
+/**
+ * `paidUntil` plus the product's grace days; null for a perpetual license. Held at the last
+ * four-digit-year second should a later rise of the grace days pass it (requests that would are refused).
+ */
 export function validUntilOf(license: LicenseRecord, product: ProductRecord): Timestamp | null {
-  return license.paidUntil === null ? null : addDays(license.paidUntil, product.graceDays);
+  if (license.paidUntil === null) return null;
+  return fitsAfterDays(license.paidUntil, product.graceDays) ? addDays(license.paidUntil, product.graceDays) : toTimestamp(MAX_TIMESTAMP_MS);
 }

@@ -1,5 +1,8 @@
 import type { Timestamp } from '../records.js';
 import { LicensingError } from '../errors.js';
+import { isCalendarInstant, MAX_TIMESTAMP_MS } from '../timestamp.js';
+
+export { MAX_TIMESTAMP_MS } from '../timestamp.js';
 
 const DAY_MS = 86_400_000;
 const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/;
@@ -19,6 +22,11 @@ export function unixSeconds(ts: Timestamp): number {
   return Math.floor(Date.parse(ts) / 1000);
 }
 
+/** True when `days` after `ts` is still a four-digit-year timestamp (so `validUntil` can be written). */
+export function fitsAfterDays(ts: Timestamp, days: number): boolean {
+  return timestampMs(ts) + days * DAY_MS <= MAX_TIMESTAMP_MS;
+}
+
 export function addDays(ts: Timestamp, days: number): Timestamp {
   return toTimestamp(timestampMs(ts) + days * DAY_MS);
 }
@@ -28,9 +36,11 @@ function parseInstant(text: string): { secondsMs: number; micros: number } | nul
   const m = ISO.exec(text);
   if (!m) return null;
   const [, date, time, fraction = '', zone = 'Z'] = m;
+  if (!isCalendarInstant(date!, time!)) return null;
   const offset = zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
+  if (offset !== 'Z' && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4, 6)) > 59)) return null;
   const secondsMs = Date.parse(`${date}T${time}${offset}`);
-  if (Number.isNaN(secondsMs)) return null;
+  if (Number.isNaN(secondsMs) || secondsMs > MAX_TIMESTAMP_MS) return null;
   return { secondsMs, micros: Number(fraction.padEnd(6, '0').slice(0, 6)) };
 }
 

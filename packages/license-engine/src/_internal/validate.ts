@@ -46,13 +46,3 @@ export function requireEmail(value: unknown, field = 'email'): string {
   if (!EMAIL.test(email) || email.length > 254) invalid(`${field} must be an e-mail address`);
   return email;
 }
-
-const CURSOR = /^[A-Za-z0-9_-]{1,512}$/;
-
-/** The list cursor from a query: null for the first page. */
-export function cursorOf(options: { cursor?: string | null | undefined } | undefined): string | null {
-  const cursor = options?.cursor;
-  if (cursor === undefined || cursor === null || cursor === '') return null;
-  if (typeof cursor !== 'string' || !CURSOR.test(cursor)) invalid('cursor is not a cursor returned by this list');
-  return cursor;
-}

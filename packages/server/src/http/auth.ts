@@ -2,7 +2,8 @@ import { getCookie, type H3Event } from 'h3';
 import type { LicenseEngine } from '@svc-licensing/license-engine';
 import { ApiError } from './errors.js';
 
-const BEARER = /^Bearer (svc_sk_[A-Za-z0-9_-]{32})$/;
+/** RFC 9110: the scheme name is case-insensitive (`bearer`, `BEARER`); the key itself is not. */
+const BEARER = /^bearer +(svc_sk_[A-Za-z0-9_-]{32})$/i;
 
 /** Name of the dashboard session cookie. */
 export const SESSION_COOKIE = 'svc_session';

@@ -110,9 +110,12 @@ export function toErrorReply(error: unknown): ErrorReply {
   return internal(original);
 }
 
+/** The one `Content-Type` of every JSON answer, success and error alike. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** The `{ error: { code, message } }` response of the spec. */
 export function errorResponse(reply: Pick<ErrorReply, 'status' | 'code' | 'message'>, headers: Headers): Response {
-  headers.set('content-type', 'application/json; charset=utf-8');
+  headers.set('content-type', JSON_CONTENT_TYPE);
   return new Response(JSON.stringify({ error: { code: reply.code, message: reply.message } }), { status: reply.status, headers });
 }
 

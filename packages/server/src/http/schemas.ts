@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isTimestamp } from '@svc-licensing/license-engine';
 
 /**
  * Request schemas of the HTTP API. The same schemas validate requests and generate
@@ -13,10 +14,11 @@ const int = (min: number, max: number) =>
 const offlineDays = int(1, 365);
 const id = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(64, 'at most 64 characters'));
 const email = v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'), v.maxLength(254, 'at most 254 characters'));
+/** `YYYY-MM-DDThh:mm:ssZ` naming a real instant (no Feb 30, no T24:00:00); a fraction of a second is dropped. */
 const timestamp = v.pipe(
   v.string(),
-  v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/, 'must be a timestamp YYYY-MM-DDThh:mm:ssZ'),
-  v.check((value) => !Number.isNaN(Date.parse(value)), 'must be a valid date'),
+  v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/, 'must be a timestamp YYYY-MM-DDThh:mm:ssZ'),
+  v.check((value: string) => isTimestamp(value), 'must be a real calendar date and time'),
 );
 const locale = v.picklist(['en', 'fr'], 'must be en or fr');
 const cursor = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(512, 'at most 512 characters'));
@@ -121,7 +123,7 @@ const customerPortal = v.variant('mode', [
 ], 'mode must be svc, custom or none');
 export const UpdateAccountBody = v.strictObject({
   name: v.optional(name),
-  senderName: v.optional(v.nullable(optionalText)),
+  senderName: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100, 'at most 100 characters')))),
   senderEmail: v.optional(v.nullable(email)),
   replyTo: v.optional(v.nullable(v.union([v.literal(''), email], 'must be an e-mail address or empty'))),
   defaultLocale: v.optional(locale),
@@ -130,14 +132,14 @@ export const UpdateAccountBody = v.strictObject({
 
 const fingerprint = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters'));
 const licenseKey = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'at most 100 characters'));
-const clientText = v.pipe(v.string(), v.maxLength(200, 'at most 200 characters'));
+const clientText = (max: number) => v.pipe(v.string(), v.maxLength(max, `at most ${max} characters`));
 export const ActivateBody = v.object({
   product: id,
   key: licenseKey,
   fingerprint,
-  name: v.optional(clientText),
-  platform: v.optional(clientText),
-  appVersion: v.optional(clientText),
+  name: v.optional(clientText(200)),
+  platform: v.optional(clientText(100)),
+  appVersion: v.optional(clientText(100)),
 });
 /** `POST /activations/offline`: an air-gapped machine's request (format SVCREQ1), and the license when it carries no key. */
 export const OfflineActivationBody = v.strictObject({
@@ -148,8 +150,8 @@ export const ValidateBody = v.object({
   product: id,
   key: licenseKey,
   fingerprint,
-  platform: v.optional(clientText),
-  appVersion: v.optional(clientText),
+  platform: v.optional(clientText(100)),
+  appVersion: v.optional(clientText(100)),
 });
 export const DeactivateBody = v.object({ product: id, key: licenseKey, fingerprint });
 

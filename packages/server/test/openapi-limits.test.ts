@@ -1,0 +1,171 @@
+import { expect, it } from 'vitest';
+import { createPlan, createProduct, fingerprint, licensed } from './helpers/fixtures.js';
+import { createHarness, describeEverySetup, type Harness } from './helpers/harness.js';
+
+/**
+ * Every limit the OpenAPI document states (a string's `maxLength`, an integer's `minimum` and
+ * `maximum`, in bodies, array items, price maps and query parameters) is the limit the route
+ * enforces: a value at the limit is not refused as invalid input (it may still be `404` for an
+ * ID that names nothing), one past it is `400 invalid_request`.
+ */
+
+type Schema = Record<string, any>;
+interface Limit {
+  /** `METHOD /path` and the field, for failure messages. */
+  where: string;
+  /** A request whose `field` holds `value`. */
+  send(value: unknown): Promise<{ status: number; body: any }>;
+  inRange: unknown[];
+  outOfRange: unknown[];
+}
+
+/** A string of exactly `length` characters that passes the schema's format. */
+function text(schema: Schema, length: number): string {
+  if (schema.format === 'email') return `a@${'b'.repeat(length - 7)}.test`;
+  return 'x'.repeat(length);
+}
+
+/** Of nested `anyOf` alternatives, the one with a type other than `null` (a constant such as `''` is skipped). */
+const concrete = (schema: Schema): Schema =>
+  schema.anyOf ? concrete(schema.anyOf.find((s: Schema) => s.anyOf !== undefined || (s.type !== undefined && s.type !== 'null')) ?? {}) : schema;
+
+function limitsOf(schema: Schema): Array<{ inRange: unknown[]; outOfRange: unknown[]; wrap?: (v: unknown) => unknown; part: string }> {
+  const s = concrete(schema);
+  const found: Array<{ inRange: unknown[]; outOfRange: unknown[]; wrap?: (v: unknown) => unknown; part: string }> = [];
+  if (s.type === 'string' && s.maxLength !== undefined) found.push({ part: 'maxLength', inRange: [text(s, s.maxLength)], outOfRange: [text(s, s.maxLength + 1)] });
+  if (s.type === 'integer' && (s.minimum !== undefined || s.maximum !== undefined)) {
+    found.push({ part: 'range', inRange: [s.minimum, s.maximum].filter((n) => n !== undefined), outOfRange: [s.minimum - 1, s.maximum + 1].filter((n) => !Number.isNaN(n)) });
+  }
+  if (s.type === 'array' && s.items) {
+    for (const item of limitsOf(s.items)) found.push({ ...item, part: `items ${item.part}`, wrap: (v) => [v] });
+  }
+  return found;
+}
+
+/** A fresh, valid request per route (its unique fields differ on every call) and where its fields go. */
+async function routes(h: Harness) {
+  const { product, plan, license } = await licensed(h);
+  const code64 = await createPlan(h, product.id, { code: 'c'.repeat(64), kind: 'perpetual' });
+  const integration = (await h.api('POST', '/integrations', { provider: 'provider_a', product: product.id })).body;
+  let n = 0;
+  const paddedKey = license.key.padEnd(100, ' ');
+  const client = { product: product.id, key: license.key, fingerprint: fingerprint(product.id, 1) };
+  const body: Record<string, () => Promise<{ path: string; body: Record<string, unknown> }>> = {
+    'post /v1/products': async () => ({ path: '/v1/products', body: { name: 'P', keyPrefix: `L${n++}` } }),
+    'patch /v1/products/{id}': async () => ({ path: `/v1/products/${product.id}`, body: {} }),
+    'post /v1/products/{id}/plans': async () => ({ path: `/v1/products/${product.id}/plans`, body: { code: `p${n++}`, kind: 'perpetual' } }),
+    'patch /v1/plans/{id}': async () => ({ path: `/v1/plans/${plan.id}`, body: {} }),
+    'post /v1/licenses': async () => ({ path: '/v1/licenses', body: { plan: code64.code, product: product.id, email: 'limits@buyers.test' } }),
+    'patch /v1/licenses/{id}': async () => ({ path: `/v1/licenses/${license.id}`, body: {} }),
+    'post /v1/integrations': async () => ({ path: '/v1/integrations', body: { provider: 'provider_a', product: (await createProduct(h, { keyPrefix: `I${n++}` })).id } }),
+    'patch /v1/integrations/{id}': async () => ({ path: `/v1/integrations/${integration.id}`, body: {} }),
+    'post /v1/api-keys': async () => ({ path: '/v1/api-keys', body: { name: 'k' } }),
+    'patch /v1/account': async () => ({ path: '/v1/account', body: {} }),
+    'post /v1/licenses/activate': async () => ({ path: '/v1/licenses/activate', body: { ...client } }),
+    'post /v1/licenses/validate': async () => ({ path: '/v1/licenses/validate', body: { ...client } }),
+    'post /v1/licenses/deactivate': async () => ({ path: '/v1/licenses/deactivate', body: { ...client } }),
+  };
+  /** Values that must be real to be accepted at the limit (a key padded with spaces to its length limit still names the license). */
+  const special: Record<string, unknown> = { 'post /v1/licenses/activate key': paddedKey, 'post /v1/licenses/validate key': paddedKey, 'post /v1/licenses/deactivate key': paddedKey };
+  const query: Record<string, string> = {
+    'get /v1/products/{id}/keys': `/v1/products/${product.id}/keys`,
+    'get /v1/products/{id}/plans': `/v1/products/${product.id}/plans`,
+  };
+  return { body, special, query, planCode64: code64 };
+}
+
+describeEverySetup('OpenAPI limits are the enforced limits', (setup) => {
+  it('accepts every documented maxLength and range at its limit and refuses one past it', async () => {
+    const h = await createHarness(setup, { limits: { clientPerIp: 1_000_000, clientPerKeyAndIp: 1_000_000 } });
+    const doc = await (await h.fetch('/v1/openapi.json')).json();
+    const { body, special, query } = await routes(h);
+    const call = async (method: string, path: string, json?: unknown) => {
+      const res = await h.fetch(path, {
+        method: method.toUpperCase(),
+        headers: { authorization: `Bearer ${h.apiKey}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+      });
+      const textBody = await res.text();
+      return { status: res.status, body: textBody === '' ? null : JSON.parse(textBody) };
+    };
+
+    const limits: Limit[] = [];
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const route = `${method} ${path}`;
+        const schema = op.requestBody?.content?.['application/json']?.schema;
+        if (schema) {
+          const base = body[route];
+          expect(base, `no valid request for ${route}: add one to this test`).toBeDefined();
+          for (const [field, prop] of Object.entries(schema.properties as Record<string, Schema>)) {
+            for (const limit of limitsOf(prop)) {
+              const value = (v: unknown) => special[`${route} ${field}`] ?? (limit.wrap ? limit.wrap(v) : v);
+              limits.push({
+                where: `${route} ${field} ${limit.part}`,
+                send: async (v) => {
+                  const req = await base!();
+                  return call(method, req.path, { ...req.body, [field]: limit.inRange.includes(v) ? value(v) : limit.wrap ? limit.wrap(v) : v });
+                },
+                inRange: limit.inRange,
+                outOfRange: limit.outOfRange,
+              });
+            }
+            // A price map: its keys (provider price IDs) and values (plan codes).
+            if (prop.type === 'object' && prop.propertyNames?.maxLength && prop.additionalProperties?.maxLength) {
+              const keyMax = prop.propertyNames.maxLength as number;
+              const codeMax = prop.additionalProperties.maxLength as number;
+              expect(codeMax).toBe(64);
+              limits.push({
+                where: `${route} ${field} keys maxLength`,
+                send: async (v) => {
+                  const req = await base!();
+                  return call(method, req.path, { ...req.body, [field]: { [v as string]: 'c'.repeat(codeMax) } });
+                },
+                inRange: ['k'.repeat(keyMax)],
+                outOfRange: ['k'.repeat(keyMax + 1)],
+              });
+              limits.push({
+                where: `${route} ${field} values maxLength`,
+                send: async (v) => {
+                  const req = await base!();
+                  return call(method, req.path, { ...req.body, [field]: { price_1: v } });
+                },
+                inRange: ['c'.repeat(codeMax)],
+                outOfRange: ['c'.repeat(codeMax + 1)],
+              });
+            }
+          }
+        }
+        for (const param of (op.parameters ?? []).filter((p: any) => p.in === 'query')) {
+          const url = query[route] ?? path;
+          for (const limit of limitsOf(param.schema)) {
+            // A cursor is opaque: only one the list handed out is accepted, so only the refusal past the limit is compared.
+            const inRange = param.name === 'cursor' ? [] : limit.inRange;
+            limits.push({
+              where: `${route} ?${param.name} ${limit.part}`,
+              send: (v) => call('get', `${url}?${param.name}=${encodeURIComponent(String(v))}`),
+              inRange,
+              outOfRange: limit.outOfRange,
+            });
+          }
+        }
+      }
+    }
+
+    const mismatches: string[] = [];
+    for (const limit of limits) {
+      for (const v of limit.inRange) {
+        const res = await limit.send(v);
+        if (res.status === 400) mismatches.push(`${limit.where}: ${String(v).slice(0, 20)}… (${String(v).length}) refused: ${res.body?.error?.message}`);
+        else expect(res.status, limit.where).toBeLessThan(500);
+      }
+      for (const v of limit.outOfRange) {
+        const res = await limit.send(v);
+        if (res.status !== 400 || res.body?.error?.code !== 'invalid_request') mismatches.push(`${limit.where}: ${String(v).slice(0, 20)}… (${String(v).length}) answered ${res.status}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    // Every limited field of the document was compared (a document without limits would pass vacuously).
+    expect(limits.length).toBeGreaterThanOrEqual(50);
+  });
+});
