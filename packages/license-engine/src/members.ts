@@ -3,7 +3,8 @@ import type { AccountRecord, Role } from './records.js';
 import type { StoreTx } from './store.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, owned, transact } from './_internal/context.js';
-import { cursorOf, requireEmail } from './_internal/validate.js';
+import { requireEmail } from './_internal/validate.js';
+import { openCursor, sealCursor } from './_internal/cursor.js';
 import { loadAccount } from './accounts.js';
 import type { ListView, MemberView } from './views.js';
 import { memberView } from './views.js';
@@ -16,11 +17,12 @@ export async function roleOf(tx: StoreTx, account: AccountRecord, email: string)
 
 /** The account's members (the owner is not one), newest first. */
 export async function listMembers(ctx: EngineContext, accountId: string, options: { cursor?: string | null } = {}): Promise<ListView<MemberView>> {
-  const cursor = cursorOf(options);
+  const scope = ['members', accountId] as const;
+  const cursor = openCursor(ctx, scope, options.cursor);
   return transact(ctx, async (tx) => {
     await loadAccount(tx, accountId);
     const page = await tx.page('members', { where: { accountId }, cursor, limit: 50, order: 'desc' });
-    return { data: page.data.map(memberView), nextCursor: page.nextCursor };
+    return { data: page.data.map(memberView), nextCursor: sealCursor(ctx, scope, page.nextCursor) };
   });
 }
 

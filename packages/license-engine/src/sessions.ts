@@ -5,7 +5,8 @@ import type { EngineContext } from './_internal/context.js';
 import { now, readMostly, transact } from './_internal/context.js';
 import { sha256Hex } from './_internal/hash.js';
 import { addDays, timestampMs, toTimestamp } from './_internal/time.js';
-import { cursorOf, requireEmail } from './_internal/validate.js';
+import { requireEmail } from './_internal/validate.js';
+import { openCursor, sealCursor } from './_internal/cursor.js';
 import { CLOSURE_DAYS, loadAccount } from './accounts.js';
 import { roleOf } from './members.js';
 import type { ListView, SessionView } from './views.js';
@@ -252,14 +253,15 @@ export async function authenticateSession(ctx: EngineContext, token: string): Pr
 
 /** The account's sessions that have not ended, newest first. */
 export async function listSessions(ctx: EngineContext, accountId: string, options: { cursor?: string | null } = {}): Promise<ListView<SessionView>> {
-  const cursor = cursorOf(options);
+  const scope = ['sessions', accountId] as const;
+  const cursor = openCursor(ctx, scope, options.cursor);
   return transact(ctx, async (tx) => {
     const account = await loadAccount(tx, accountId);
     const at = ctx.clock.now();
     const page = await tx.page('sessions', { where: { accountId }, cursor, limit: 50, order: 'desc' });
     return {
       data: page.data.filter((s) => isLive(s, at)).map((s) => sessionView(s, s.email === account.ownerEmail ? 'owner' : 'member')),
-      nextCursor: page.nextCursor,
+      nextCursor: sealCursor(ctx, scope, page.nextCursor),
     };
   });
 }

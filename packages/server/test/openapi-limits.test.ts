@@ -61,6 +61,8 @@ async function routes(h: Harness) {
     'patch /v1/integrations/{id}': async () => ({ path: `/v1/integrations/${integration.id}`, body: {} }),
     'post /v1/api-keys': async () => ({ path: '/v1/api-keys', body: { name: 'k' } }),
     'patch /v1/account': async () => ({ path: '/v1/account', body: {} }),
+    'post /v1/session/link': async () => ({ path: '/v1/session/link', body: { email: 'owner@vendor.test' } }),
+    'post /v1/members': async () => ({ path: '/v1/members', body: { email: `member-${n++}@vendor.test` } }),
     'post /v1/licenses/activate': async () => ({ path: '/v1/licenses/activate', body: { ...client } }),
     'post /v1/licenses/validate': async () => ({ path: '/v1/licenses/validate', body: { ...client } }),
     'post /v1/licenses/deactivate': async () => ({ path: '/v1/licenses/deactivate', body: { ...client } }),
@@ -79,14 +81,20 @@ describeEverySetup('OpenAPI limits are the enforced limits', (setup) => {
     const h = await createHarness(setup, { limits: { clientPerIp: 1_000_000, clientPerKeyAndIp: 1_000_000 } });
     const doc = await (await h.fetch('/v1/openapi.json')).json();
     const { body, special, query } = await routes(h);
+    const owner = await h.signIn();
     const call = async (method: string, path: string, json?: unknown) => {
-      const res = await h.fetch(path, {
-        method: method.toUpperCase(),
-        headers: { authorization: `Bearer ${h.apiKey}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-      });
-      const textBody = await res.text();
-      return { status: res.status, body: textBody === '' ? null : JSON.parse(textBody) };
+      const send = async (auth: Record<string, string>) => {
+        const res = await h.fetch(path, {
+          method: method.toUpperCase(),
+          headers: { ...auth, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+        });
+        const textBody = await res.text();
+        return { status: res.status, body: textBody === '' ? null : JSON.parse(textBody) };
+      };
+      const answer = await send({ authorization: `Bearer ${h.apiKey}` });
+      // An owner-only route refuses an API key first: ask again as the signed-in owner.
+      return answer.body?.error?.code === 'owner_session_required' ? send(owner.headers) : answer;
     };
 
     const limits: Limit[] = [];
