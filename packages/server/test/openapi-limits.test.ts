@@ -1,3 +1,4 @@
+import { encodeActivationRequest } from '@svc-licensing/cert-format';
 import { expect, it } from 'vitest';
 import { createPlan, createProduct, fingerprint, licensed } from './helpers/fixtures.js';
 import { createHarness, describeEverySetup, type Harness } from './helpers/harness.js';
@@ -63,12 +64,16 @@ async function routes(h: Harness) {
     'patch /v1/account': async () => ({ path: '/v1/account', body: {} }),
     'post /v1/session/link': async () => ({ path: '/v1/session/link', body: { email: 'owner@vendor.test' } }),
     'post /v1/members': async () => ({ path: '/v1/members', body: { email: `member-${n++}@vendor.test` } }),
+    'post /v1/activations/offline': async () => ({ path: '/v1/activations/offline', body: { request: offlineRequest, license: license.id } }),
     'post /v1/licenses/activate': async () => ({ path: '/v1/licenses/activate', body: { ...client } }),
     'post /v1/licenses/validate': async () => ({ path: '/v1/licenses/validate', body: { ...client } }),
     'post /v1/licenses/deactivate': async () => ({ path: '/v1/licenses/deactivate', body: { ...client } }),
   };
   /** Values that must be real to be accepted at the limit (a key padded with spaces to its length limit still names the license). */
-  const special: Record<string, unknown> = { 'post /v1/licenses/activate key': paddedKey, 'post /v1/licenses/validate key': paddedKey, 'post /v1/licenses/deactivate key': paddedKey };
+  const offlineRequest = encodeActivationRequest({ v: 1, product: product.id, fingerprint: fingerprint(product.id, 2), appVersion: '1.0.0', createdAt: 1_767_225_600 });
+  const special: Record<string, unknown> = {
+    // Whitespace in a pasted activation request is ignored, so a real one padded with line breaks fills the limit.
+    'post /v1/activations/offline request': offlineRequest.padEnd(8192, '\n'), 'post /v1/licenses/activate key': paddedKey, 'post /v1/licenses/validate key': paddedKey, 'post /v1/licenses/deactivate key': paddedKey };
   const query: Record<string, string> = {
     'get /v1/products/{id}/keys': `/v1/products/${product.id}/keys`,
     'get /v1/products/{id}/plans': `/v1/products/${product.id}/plans`,
