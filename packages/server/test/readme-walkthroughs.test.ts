@@ -42,6 +42,11 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+function requireBuild(): void {
+  const built = join(root, 'packages', 'verifier', 'dist', 'index.js');
+  if (!existsSync(built)) throw new Error(`${built} is missing: run pnpm build first (pnpm test does)`);
+}
+
 async function serve(data: string): Promise<{ child: ChildProcessWithoutNullStreams; port: string }> {
   const started = await startServe(['--data', data, '--port', '0']);
   children.push(started.child);
@@ -50,6 +55,7 @@ async function serve(data: string): Promise<{ child: ChildProcessWithoutNullStre
 
 describe('README walkthroughs, as written', () => {
   it('the top-level curl walkthrough runs to "offline check: valid", runs again on the same account, and stops loudly at the first failing step', async () => {
+    requireBuild();
     dir ||= await mkdtemp(join(tmpdir(), 'svc-readme-'));
     const data = join(dir, 'top');
     const { child, port } = await serve(data);
@@ -82,6 +88,7 @@ describe('README walkthroughs, as written', () => {
   }, 120_000);
 
   it('examples/node-cli: its three blocks, in order, with the initial account: activate, check, deactivate, then offline request and import', async () => {
+    requireBuild();
     dir ||= await mkdtemp(join(tmpdir(), 'svc-readme-'));
     const data = join(dir, 'example');
     const { port } = await serve(data);
