@@ -16,7 +16,7 @@ import { ConfigError, MASTER_KEY_ENV, chooseStore, mailSettings, optionValue, op
 import type { Env, OptionName, OptionSpec, ServeConfig, StoreChoice } from './config.js';
 import type { BoundServer } from './node-server.js';
 import type { RateLimitStore } from './http/rate-limit.js';
-import { ensureInitialAccount } from './initial-account.js';
+import { addInitialSignInLink, ensureInitialAccount } from './initial-account.js';
 import { MASTER_KEY_FILE, checkMasterKey, resolveMasterKey } from './master-key.js';
 import { createKeyEmailSender } from './key-email.js';
 import { createMailer } from './mail/create-mailer.js';
@@ -148,7 +148,12 @@ async function startServing(bound: BoundServer, config: ServeConfig, flags: Reco
   });
   if (config.store.kind === 'embedded') {
     const created = await ensureInitialAccount(engine, store, config.store.dataDir);
-    if (created) process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: 'initial account created', credentials: created })}\n`);
+    if (created) {
+      // The first sign-in needs no mail server: a one-time link beside the API key, never in the log.
+      const expiresAt = await addInitialSignInLink(engine, created, config.publicBaseUrl);
+      const dashboard = `open the signInUrl of ${created} in a browser before ${expiresAt} to sign in to ${config.publicBaseUrl}/dashboard/`;
+      process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: 'initial account created', credentials: created, dashboard })}\n`);
+    }
   }
   const logError = (msg: string, error: unknown, context: Record<string, string>) =>
     process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg, ...context, error: (error as Error)?.message ?? String(error) })}\n`);

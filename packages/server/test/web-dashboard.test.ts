@@ -181,6 +181,38 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store)
     expect((await fetch(`${server.url}/v1/products`, { headers: { authorization: `Bearer ${value}` } })).status).toBe(401);
   });
 
+  it('adds a payment integration whose webhook URL is copied with one button, and saves the account settings', async () => {
+    await open(page, server.url, 'integrations', 'Integrations');
+    await page.getByLabel('Webhook signing secret').fill('whsec_test_secret');
+    await page.getByLabel('Price map').fill('pri_123 = pro\npri_456 = pro');
+    await page.getByRole('button', { name: 'Add the integration' }).click();
+    const card = page.getByRole('region', { name: 'provider_a · Acme Editor · live' });
+    await card.getByText('saved', { exact: true }).waitFor();
+    const integration = (await server.api('GET', '/integrations')).body.data[0];
+    expect(integration).toMatchObject({ provider: 'provider_a', product: ids.product, priceMap: { pri_123: 'pro', pri_456: 'pro' }, hasWebhookSecret: true });
+    await card.getByRole('button', { name: 'Copy webhook URL' }).click();
+    await card.getByText('Copied').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(integration.webhookUrl);
+    // A malformed price map is refused before anything is sent, with a message naming the line.
+    await card.getByRole('textbox', { name: 'Price map' }).fill('pri_123 = pro\nnot a mapping');
+    await card.getByRole('button', { name: 'Save the price map' }).click();
+    await card.getByRole('alert').filter({ hasText: 'Price map line 2' }).waitFor();
+
+    await open(page, server.url, 'settings', 'Account settings');
+    await page.getByLabel('Sender name').fill('Acme Sales');
+    await page.getByLabel('Default language of customer e-mails').selectOption('fr');
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await server.api('GET', '/account')).body).toMatchObject({ senderName: 'Acme Sales', defaultLocale: 'fr' });
+    // An invalid value is refused by the API, whose message is shown as it came.
+    await page.getByLabel('Reply-to address').fill('not-an-address');
+    await page.getByLabel('Reply-to address').evaluate((el) => el.setAttribute('type', 'text')); // past the browser's own check
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    await page.getByRole('alert').filter({ hasText: /replyTo/ }).waitFor();
+    expect((await server.api('GET', '/account')).body.replyTo).toBeNull();
+    expect(b.problems).toEqual([]);
+  });
+
   it('passes axe on every page at 375 px and on a desktop, and saves their screenshots', async () => {
     const pages: [string, string | RegExp][] = [
       ['', 'Overview'],

@@ -42,7 +42,7 @@ export function Table<T>({ caption, hideCaption = false, columns, rows, rowKey, 
             <tr key={rowKey(row)}>
               {columns.map((c) => (
                 <td key={c.label} data-label={c.label} class={c.nowrap ? 'nowrap' : undefined}>
-                  {c.cell(row)}
+                  <div class="cell">{c.cell(row)}</div>
                 </td>
               ))}
             </tr>
