@@ -7,8 +7,8 @@
 #   scripts/galera-start.sh            # folder /tmp/svc-galera, client ports 3311, 3312, 3313
 #   GALERA_DIR=/var/tmp/g GALERA_PORT_BASE=3320 scripts/galera-start.sh
 #
-# Each node: client port GALERA_PORT_BASE + n, group port 4600 + 10n (IST + 1, SST + 2), socket
-# and log in $GALERA_DIR/node<n>/. root has no password over TCP from 127.0.0.1. Stop with
+# Each node: client port GALERA_PORT_BASE + n, group port GALERA_GROUP_BASE (4600) + 10n (IST + 1,
+# SST + 2), socket and log in $GALERA_DIR/node<n>/. root has no password over TCP from 127.0.0.1. Stop with
 # scripts/galera-stop.sh (it stops only the mariadbd processes this script started, by their pid
 # files). The cluster is tuned for tests: a dead node is evicted after about 3 s (see the
 # README's "Running on Galera" for production values).
@@ -16,6 +16,7 @@ set -euo pipefail
 
 DIR=${GALERA_DIR:-/tmp/svc-galera}
 BASE=${GALERA_PORT_BASE:-3310}
+GROUP_BASE=${GALERA_GROUP_BASE:-4600}
 PROVIDER=${GALERA_PROVIDER:-/usr/lib/galera/libgalera_smm.so}
 NODES=3
 
@@ -29,7 +30,7 @@ RUN_AS=$(id -un)
 if [ "$(id -u)" = 0 ]; then RUN_AS=mysql; fi
 
 port() { echo $((BASE + $1)); }
-gport() { echo $((4600 + 10 * $1)); }
+gport() { echo $((GROUP_BASE + 10 * $1)); }
 cluster_address="gcomm://"
 for n in $(seq 1 $NODES); do cluster_address+="127.0.0.1:$(gport "$n"),"; done
 cluster_address=${cluster_address%,}
@@ -80,6 +81,7 @@ EOF
 start_node() { # node, extra args...
   local n=$1; shift
   if running "$n"; then echo "node$n already running"; return 0; fi
+  rm -f "$DIR/node$n/mariadbd.pid" # left by a node that was killed
   mkdir -p "$DIR/node$n"
   write_config "$n"
   if [ ! -d "$DIR/node$n/data/mysql" ]; then

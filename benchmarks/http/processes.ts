@@ -3,12 +3,13 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const cliPath = fileURLToPath(new URL('../../packages/server/bin/svc-licensing.cjs', import.meta.url));
 const helloPath = fileURLToPath(new URL('./hello.ts', import.meta.url));
+const baselinePath = fileURLToPath(new URL('./baseline.ts', import.meta.url));
 
 const builtCli = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 
@@ -94,4 +95,13 @@ export function startServer(storeArgs: string[], env: Record<string, string>): P
 /** The hello-JSON h3 reference server (same Node listener as the service). */
 export function startHello(): Promise<Running> {
   return spawnLogged(['--import', 'tsx', helloPath], process.env, 'hello server');
+}
+
+/**
+ * The parse + sign baseline (h3 route, JSON body, Ed25519 in libuv's pool), with the thread pool
+ * sized as the bin sizes the server's (cores - 1), so both sign on the same number of threads.
+ */
+export function startBaseline(): Promise<Running> {
+  const pool = String(Math.max(1, availableParallelism() - 1));
+  return spawnLogged(['--import', 'tsx', baselinePath], { ...process.env, UV_THREADPOOL_SIZE: process.env['UV_THREADPOOL_SIZE'] ?? pool }, 'baseline server');
 }

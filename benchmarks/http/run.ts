@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { load } from './load.js';
 import type { LoadResult, LoadSpec } from './load.js';
-import { assertBuilt, runCli, startHello, startServer } from './processes.js';
+import { assertBuilt, runCli, startBaseline, startHello, startServer } from './processes.js';
 import type { Running } from './processes.js';
 import { bulkLoadLicenses, knownMachines, newMachines, seedLicenses } from './seed.js';
 import { ingest, seedIntegration } from './webhooks.js';
@@ -27,8 +27,10 @@ const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 // repeated with the limits in Redis (`--redis-url`) to show what the shared limiter costs. Empty: skip.
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const ONLY = (process.env['BENCH_ONLY'] ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
-const SCENARIOS = ['validate', 'activate', 'webhook', 'list', 'hello'];
-const STORES = ['hello', 'embedded', 'mysql'];
+const SCENARIOS = ['validate', 'activate', 'webhook', 'list', 'hello', 'baseline'];
+const STORES = ['hello', 'baseline', 'embedded', 'mysql', 'galera'];
+// The Galera cluster's client ports (started with scripts/galera-start.sh); empty: skip the cluster.
+const GALERA = (process.env['BENCH_GALERA_URLS'] ?? 'mysql://root@127.0.0.1:3311,mysql://root@127.0.0.1:3312,mysql://root@127.0.0.1:3313').split(',').filter(Boolean);
 /** Whether BENCH_ONLY selects `name` within its group: all when the filter names none of the group. */
 const wanted = (name: string, group: string[]) => {
   const chosen = ONLY.filter((w) => group.includes(w));
@@ -49,27 +51,37 @@ function cpuSeconds(pid: number): number | null {
     return null;
   }
 }
-const databasePid = (() => {
+/** The pid of the mariadbd behind `url` (from its pid file), for its CPU share; null when unknown. */
+async function databasePidOf(url: string): Promise<number | null> {
   try {
-    return Number(execSync('pidof mariadbd || pidof mysqld', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split(' ')[0]) || null;
+    const db = await createConnection({ uri: url });
+    try {
+      const [rows] = await db.query('SELECT @@pid_file AS f');
+      return Number(readFileSync((rows as { f: string }[])[0]!.f, 'utf8').trim()) || null;
+    } finally {
+      await db.end();
+    }
   } catch {
     return null;
   }
-})();
+}
+/** The database processes whose CPU a scenario reports: one MariaDB, or the cluster's nodes. */
+let databasePids: number[] = [];
+const dbCpu = () => (databasePids.length ? databasePids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0) : null);
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
 
 async function measure(scenario: string, store: string, servers: Running[], spec: LoadSpec, seconds = SECONDS): Promise<void> {
   const urls = servers.map((s) => s.url);
   await load(urls, spec, { connections: CONNECTIONS, seconds: 2 }); // warm-up: JIT, pools, caches
   const pids = servers.map((s) => s.pid);
-  const before = { servers: pids.map(cpuSeconds), db: databasePid ? cpuSeconds(databasePid) : null, self: process.cpuUsage() };
+  const before = { servers: pids.map(cpuSeconds), db: dbCpu(), self: process.cpuUsage() };
   const result = await load(urls, spec, { connections: CONNECTIONS, seconds });
   // Where the two cores went: server processes, the database, and the load generator (this process).
   const share = (used: number | null, was: number | null) => (used === null || was === null ? '?' : ((used - was) / seconds).toFixed(2));
   const self = process.cpuUsage(before.self);
   const cpu = [
     `servers ${pids.map((pid, i) => share(cpuSeconds(pid), before.servers[i] ?? null)).join('+')}`,
-    store.startsWith('MariaDB') ? `db ${share(databasePid ? cpuSeconds(databasePid) : null, before.db)}` : null,
+    store.startsWith('MariaDB') || store.startsWith('Galera') ? `db ${share(dbCpu(), before.db)}` : null,
     `load ${((self.user + self.system) / 1e6 / seconds).toFixed(2)}`,
   ]
     .filter(Boolean)
@@ -84,14 +96,14 @@ async function measureIngest(store: string, servers: Running[], apiKey: string):
   const urls = servers.map((s) => s.url);
   await ingest(urls, setup, { connections: CONNECTIONS, seconds: 2 }); // warm-up
   const pids = servers.map((s) => s.pid);
-  const before = { servers: pids.map(cpuSeconds), db: databasePid ? cpuSeconds(databasePid) : null, self: process.cpuUsage(), at: performance.now() };
+  const before = { servers: pids.map(cpuSeconds), db: dbCpu(), self: process.cpuUsage(), at: performance.now() };
   const { fresh, duplicates } = await ingest(urls, setup, { connections: CONNECTIONS, seconds: SECONDS });
   const seconds = (performance.now() - before.at) / 1000;
   const share = (used: number | null, was: number | null) => (used === null || was === null ? '?' : ((used - was) / seconds).toFixed(2));
   const self = process.cpuUsage(before.self);
   const cpu = [
     `servers ${pids.map((pid, i) => share(cpuSeconds(pid), before.servers[i] ?? null)).join('+')}`,
-    store.startsWith('MariaDB') || store.startsWith('Galera') ? `db ${share(databasePid ? cpuSeconds(databasePid) : null, before.db)}` : null,
+    store.startsWith('MariaDB') || store.startsWith('Galera') ? `db ${share(dbCpu(), before.db)}` : null,
     `load ${((self.user + self.system) / 1e6 / seconds).toFixed(2)}`,
   ]
     .filter(Boolean)
@@ -115,6 +127,18 @@ async function hello(): Promise<void> {
   const server = await startHello();
   try {
     await measure('hello JSON (h3)', '-', [server], { method: 'GET', path: '/hello' });
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Parse + sign reference: a body like validate's, parsed, a certificate-sized payload signed in the pool. */
+async function baseline(): Promise<void> {
+  const server = await startBaseline();
+  try {
+    const bodies = Array.from({ length: 200 }, () => JSON.stringify({ product: 'prd_baseline', key: 'BN-AAAAA-BBBBB-CCCCC-DDDDD', fingerprint: randomBytes(32).toString('hex') }));
+    let i = 0;
+    await measure('parse + sign baseline (h3)', '-', [server], { method: 'POST', path: '/sign', body: () => bodies[i++ % bodies.length]! });
   } finally {
     await server.stop();
   }
@@ -147,6 +171,7 @@ async function mysql(): Promise<void> {
   const url = `${MYSQL}/${name}${process.env['BENCH_DB_OPTIONS'] ? `?${process.env['BENCH_DB_OPTIONS']}` : ''}`;
   const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
   const admin = await createConnection({ uri: MYSQL });
+  databasePids = [await databasePidOf(MYSQL)].filter((p): p is number => p !== null);
   try {
     await runCli(['migrate', '--database', url], env);
     const apiKey = await withAccount(['--database', url], env);
@@ -206,6 +231,54 @@ async function mysql(): Promise<void> {
   }
 }
 
+/**
+ * The 3-node Galera cluster: validate, activate and webhook ingest with 1 server process (node 1)
+ * and 3 (one per node, connections spread over them), rate limits in Redis (required on Galera),
+ * and validate once more without `wsrep_sync_wait` to show what read-your-writes costs.
+ */
+async function galera(): Promise<void> {
+  const pids = await Promise.all(GALERA.map(databasePidOf));
+  if (pids.some((p) => p === null)) {
+    log(`skipping Galera: no cluster at ${GALERA.join(', ')} (start one with scripts/galera-start.sh)`);
+    return;
+  }
+  databasePids = pids as number[];
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  const urlOf = (node: string, options = '') => `${node}/${name}${options}`;
+  const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
+  const args = (node: string, options = '') => ['--database', urlOf(node, options), '--redis-url', `${REDIS}?prefix=${name}`, '--outbox', OUTBOX];
+  const admin = await createConnection({ uri: GALERA[0]! });
+  try {
+    await runCli(['migrate', '--database', urlOf(GALERA[0]!)], env);
+    const apiKey = await withAccount(['--database', urlOf(GALERA[0]!)], env);
+    const one = [await startServer(args(GALERA[0]!), env)];
+    const three: Running[] = [];
+    try {
+      const seeded = await seedLicenses(one[0]!.url, apiKey, LICENSES);
+      if (wanted('validate', SCENARIOS)) await measure('validate', 'Galera 3 nodes', one, validate(seeded));
+      if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'Galera 3 nodes', one, activate(seeded));
+      if (wanted('webhook', SCENARIOS)) await measureIngest('Galera 3 nodes', one, apiKey);
+      three.push(one[0]!, await startServer(args(GALERA[1]!), env), await startServer(args(GALERA[2]!), env));
+      if (wanted('validate', SCENARIOS)) await measure('validate', 'Galera 3 nodes', three, validate(seeded));
+      if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'Galera 3 nodes', three, activate(seeded));
+      if (wanted('webhook', SCENARIOS)) await measureIngest('Galera 3 nodes', three, apiKey);
+      if (wanted('validate', SCENARIOS)) {
+        const noSync = [await startServer(args(GALERA[0]!, '?syncWait=0'), env)];
+        try {
+          await measure('validate', 'Galera 3 nodes, wsrep_sync_wait=0', noSync, validate(seeded));
+        } finally {
+          await noSync[0]!.stop();
+        }
+      }
+    } finally {
+      for (const server of three.length ? three : one) await server.stop();
+    }
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin.end();
+  }
+}
+
 function table(): string {
   const lines = [
     '| Scenario | Store | Server processes | Requests/s | p50 (ms) | p99 (ms) | Non-2xx/errors | Cores used |',
@@ -220,8 +293,20 @@ function table(): string {
 assertBuilt();
 log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per run, load average ${loadavg()[0]!.toFixed(2)}`);
 if (wanted('hello', STORES) && wanted('hello', SCENARIOS)) await hello();
+if (wanted('baseline', STORES) && (wanted('baseline', SCENARIOS) || wanted('validate', SCENARIOS))) await baseline();
 if (wanted('embedded', STORES) && (wanted('validate', SCENARIOS) || wanted('activate', SCENARIOS) || wanted('webhook', SCENARIOS))) await embedded();
 if (wanted('mysql', STORES)) await mysql();
+if (wanted('galera', STORES) && REDIS !== '') await galera();
 await rm(OUTBOX, { recursive: true, force: true });
-const report = `${table()}\n\nLoad average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}.`;
+const find = (scenario: string, store: string, processes = 1) => results.find((r) => r.scenario === scenario && r.store === store && r.processes === processes)?.result;
+const ratios: string[] = [];
+const base = find('parse + sign baseline (h3)', '-');
+const embeddedValidate = find('validate', 'embedded');
+if (base && embeddedValidate) ratios.push(`validate (embedded) / parse + sign baseline: ${(embeddedValidate.requestsPerSecond / base.requestsPerSecond).toFixed(3)}`);
+const singleValidate = find('validate', 'MariaDB, limits in Redis');
+for (const processes of [1, 3]) {
+  const clusterValidate = find('validate', 'Galera 3 nodes', processes);
+  if (singleValidate && clusterValidate) ratios.push(`validate (Galera, ${processes} process${processes > 1 ? 'es' : ''}) / validate (one MariaDB, limits in Redis, 1 process): ${(clusterValidate.requestsPerSecond / singleValidate.requestsPerSecond).toFixed(3)}`);
+}
+const report = `${table()}\n\n${ratios.join('\n')}\n\nLoad average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}.`;
 process.stdout.write(`${report}\n`);
