@@ -8,7 +8,7 @@ import { dropAccountAccess, insertReopenLink, type IssuedLink } from './sessions
 import type { EngineContext } from './_internal/context.js';
 import { now, servicePlanOf, transact } from './_internal/context.js';
 import { addDays, timestampMs } from './_internal/time.js';
-import { asObject, invalid, requireEmail, requireString } from './_internal/validate.js';
+import { asObject, invalid, requireEmail, requireInt, requireString } from './_internal/validate.js';
 import type { AccountView, ApiKeyCreatedView, BillingView, UsageView } from './views.js';
 import { accountView } from './views.js';
 
@@ -101,6 +101,7 @@ export async function updateAccount(ctx: EngineContext, accountId: string, patch
     changes.defaultLocale = body.defaultLocale as Locale;
   }
   if (body.customerPortal !== undefined) changes.customerPortal = parsePortal(body.customerPortal);
+  if (body.portalReleaseLimit !== undefined) changes.portalReleaseLimit = requireInt(body.portalReleaseLimit, 'portalReleaseLimit', 0, 100);
   return transact(ctx, async (tx) => {
     const account = await loadAccount(tx, accountId);
     const next = { ...account, ...changes, updatedAt: now(ctx) };

@@ -11,6 +11,8 @@ import * as apiKeys from './api-keys.js';
 import { listEvents } from './audit.js';
 import * as client from './client.js';
 import { activateOffline } from './offline-activation.js';
+import * as portal from './portal.js';
+import * as portalSessions from './portal-sessions.js';
 import * as customers from './customers.js';
 import * as integrations from './integrations.js';
 import * as keyEmail from './key-email.js';
@@ -134,6 +136,17 @@ export function createLicenseEngine(deps: LicenseEngineDeps) {
     validate: b(client.validate),
     deactivate: b(client.deactivate),
     activateOffline: b(activateOffline),
+    // Customer portal
+    getPortal: b(portalSessions.getPortal),
+    requestPortalLink: b(portalSessions.requestPortalLink),
+    usePortalLink: b(portalSessions.usePortalLink),
+    authenticateCustomer: b(portalSessions.authenticateCustomer),
+    endCustomerSession: b(portalSessions.endCustomerSession),
+    listPortalLicenses: b(portal.listPortalLicenses),
+    getPortalLicense: b(portal.getPortalLicense),
+    revealPortalKey: b(portal.revealPortalKey),
+    checkPortalLicense: b(portal.checkPortalLicense),
+    releasePortalActivation: b(portal.releasePortalActivation),
     // Payments
     applyPaymentCommand: b(applyPaymentCommand),
     recordWebhookRejected: b(recordWebhookRejected),

@@ -18,6 +18,8 @@ export type LicensingErrorCode =
   | 'not_activated'
   | 'conflict'
   | 'activation_limit'
+  /** Portal: the license freed as many machines in 30 days as the vendor allows. */
+  | 'release_limit'
   | 'rate_limited'
   | 'internal_error'
   /** Webhook: another key e-mail for the same license is in progress (409, event not marked processed). */

@@ -35,6 +35,10 @@ export { LAST_SEEN_RESOLUTION_MS } from './client.js';
 export { API_KEY_LAST_USED_RESOLUTION_MS } from './api-keys.js';
 export type { ActivateInput, ValidateInput, DeactivateInput } from './client.js';
 export type { OfflineActivationInput, OfflineActivationResult, OfflineActivationScope } from './offline-activation.js';
+export { PORTAL_RELEASES_DEFAULT, PORTAL_RELEASE_WINDOW_DAYS } from './portal.js';
+export type { PortalLicenseView, PortalLicenseDetail, PortalCustomer } from './portal.js';
+export { CUSTOMER_SESSION_LIFETIMES } from './portal-sessions.js';
+export type { CustomerPrincipal, PortalLinkOutcome } from './portal-sessions.js';
 export type {
   ListView,
   ProductView,

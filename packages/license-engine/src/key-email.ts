@@ -29,6 +29,8 @@ export interface KeyEmail {
   /** Name of the license's plan, for the e-mail's plan line. */
   planName: string;
   sender: { name: string | null; email: string | null; replyTo: string | null };
+  /** The account ID when its customer portal is the service-hosted one (the e-mail then links to it); else null. */
+  portalAccountId: string | null;
 }
 
 /**
@@ -94,6 +96,7 @@ async function keyEmailOf(ctx: EngineContext, tx: StoreTx, license: LicenseRecor
     product: { id: license.productId, name: product?.name ?? '' },
     planName: plan?.name ?? license.planCode,
     sender: { name: account.senderName, email: account.senderEmail, replyTo: account.replyTo },
+    portalAccountId: account.customerPortal.mode === 'svc' ? account.id : null,
   };
 }
 

@@ -16,7 +16,7 @@ export interface IdGenerator {
   next(prefix: IdPrefix): string;
 }
 
-export type IdPrefix = 'acc' | 'key' | 'prd' | 'sgk' | 'pln' | 'lic' | 'cus' | 'act' | 'int' | 'pcu' | 'pev' | 'evt' | 'mem' | 'ses' | 'ltk';
+export type IdPrefix = 'acc' | 'key' | 'prd' | 'sgk' | 'pln' | 'lic' | 'cus' | 'act' | 'int' | 'pcu' | 'pev' | 'evt' | 'mem' | 'ses' | 'ltk' | 'cse';
 
 /** Encrypts secrets at rest (AES-256-GCM under a master key the host supplies). */
 export interface SecretBox {

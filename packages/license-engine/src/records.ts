@@ -31,6 +31,11 @@ export interface AccountRecord {
   replyTo: string | null;
   defaultLocale: Locale;
   customerPortal: CustomerPortal;
+  /**
+   * Machines a customer may free in the service-hosted portal per license and 30 days; absent in
+   * records written before the portal: `PORTAL_RELEASES_DEFAULT` (3).
+   */
+  portalReleaseLimit?: number;
   status: 'open' | 'closed';
   closedAt: Timestamp | null;
   createdAt: Timestamp;
@@ -267,7 +272,7 @@ export interface SessionRecord {
 }
 
 /** Why a one-time link was issued. */
-export type LinkPurpose = 'sign_in' | 'reopen';
+export type LinkPurpose = 'sign_in' | 'reopen' | 'portal_sign_in';
 
 /**
  * A one-time link token (sign-in or account reopening): only its SHA-256 is stored. Kept, marked
@@ -284,6 +289,22 @@ export interface LinkTokenRecord {
   createdAt: Timestamp;
   expiresAt: Timestamp;
   usedAt: Timestamp | null;
+}
+
+/**
+ * A signed-in customer of the service-hosted portal: separate from dashboard sessions (another
+ * collection, token prefix and cookie), so it can never authenticate the vendor API.
+ */
+export interface CustomerSessionRecord {
+  id: string; // cse_
+  accountId: string;
+  /** The customer's address (trimmed, lowercased): it sees the account's licenses held by this address. */
+  email: string;
+  /** Lowercase hex SHA-256 of the session token. */
+  hash: string;
+  createdAt: Timestamp;
+  lastSeenAt: Timestamp;
+  expiresAt: Timestamp;
 }
 
 /** Every collection a store holds, by name. */
@@ -305,6 +326,7 @@ export interface RecordMap {
   members: MemberRecord;
   sessions: SessionRecord;
   linkTokens: LinkTokenRecord;
+  customerSessions: CustomerSessionRecord;
 }
 
 /** Name of a collection. */

@@ -62,12 +62,12 @@ export type LinkOutcome =
   | { ok: true; purpose: LinkPurpose; accountId: string; email: string; session: { id: string; token: string; expiresAt: Timestamp } }
   | { ok: false; reason: 'unknown' | 'used' | 'expired' | 'account_closed' | 'account_open' };
 
-function randomToken(ctx: EngineContext, prefix: string): string {
+export function randomToken(ctx: EngineContext, prefix: string): string {
   return prefix + Buffer.from(ctx.random.bytes(32).slice(0, 32)).toString('base64url');
 }
 
 /** Inserts a one-time link token (only its hash) inside the caller's transaction. */
-async function insertLink(
+export async function insertLink(
   ctx: EngineContext,
   tx: StoreTx,
   account: AccountRecord,
@@ -90,7 +90,7 @@ async function insertLink(
 }
 
 /** Deletes the account's link tokens that have expired (they only serve to recognise a reuse until then). */
-async function dropExpiredLinks(ctx: EngineContext, tx: StoreTx, accountId: string): Promise<void> {
+export async function dropExpiredLinks(ctx: EngineContext, tx: StoreTx, accountId: string): Promise<void> {
   const at = ctx.clock.now();
   for (const link of await tx.findMany('linkTokens', { accountId })) {
     if (timestampMs(link.expiresAt) <= at) await tx.delete('linkTokens', link.id);

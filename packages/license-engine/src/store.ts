@@ -178,4 +178,5 @@ export const storeSchema = {
   members: { indexed: ['accountId', 'email'], unique: [['accountId', 'email']] },
   sessions: { indexed: ['accountId', 'email', 'hash'], unique: [['hash']] },
   linkTokens: { indexed: ['accountId', 'hash'], unique: [['hash']] },
+  customerSessions: { indexed: ['accountId', 'email', 'hash'], unique: [['hash']] },
 } as const satisfies Record<Collection, CollectionSchema>;

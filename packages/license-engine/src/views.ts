@@ -149,6 +149,8 @@ export interface AccountView {
   replyTo: string | null;
   defaultLocale: Locale;
   customerPortal: CustomerPortal;
+  /** Machines a customer may free in the service-hosted portal per license and 30 days (default 3). */
+  portalReleaseLimit: number;
   status: 'open' | 'closed';
   closedAt: Timestamp | null;
   createdAt: Timestamp;
@@ -272,6 +274,7 @@ export function accountView(a: AccountRecord): AccountView {
     replyTo: a.replyTo,
     defaultLocale: a.defaultLocale,
     customerPortal: { ...a.customerPortal },
+    portalReleaseLimit: a.portalReleaseLimit ?? 3,
     status: a.status,
     closedAt: a.closedAt,
     createdAt: a.createdAt,

@@ -22,6 +22,7 @@ describe('accounts and API keys', () => {
       replyTo: null,
       defaultLocale: 'en',
       customerPortal: { mode: 'svc' },
+      portalReleaseLimit: 3,
       status: 'open',
       closedAt: null,
       createdAt: START,

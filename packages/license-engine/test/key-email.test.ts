@@ -31,6 +31,7 @@ describe('license-key e-mails', () => {
       product: { id: c.product.id, name: 'Acme Editor' },
       planName: c.plans.pro.name,
       sender: { name: 'Acme Sales', email: 'sales@acme.test', replyTo: null },
+      portalAccountId: expect.stringMatching(/^acc_/),
     });
   });
 

@@ -20,6 +20,8 @@ import type { ReadinessCheck } from './routes/health.js';
 import { vendorRoutes } from './routes/index.js';
 import { mountLinkPages } from './session/pages.js';
 import { mountWebApps, type WebOptions } from './web/index.js';
+import { mountPortalLinkPages } from './portal/link-pages.js';
+import { portalRoutes } from './routes/portal.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -95,7 +97,7 @@ export function createApp(options: AppOptions): H3 {
     handler: () => openapi,
   });
   const readyRoute = createReadyRoute(options.readiness ?? (async () => null));
-  const routes = [...vendorRoutes, ...clientRoutes, healthRoute, readyRoute, openapiRoute, ...(options.routes ?? [])];
+  const routes = [...vendorRoutes, ...clientRoutes, ...portalRoutes, healthRoute, readyRoute, openapiRoute, ...(options.routes ?? [])];
   const openapi = createOpenApiDocument(routes, { serverUrl: options.publicBaseUrl.replace(/\/+$/, '') });
   const clientPaths = new Set(routes.filter((r) => r.api === 'client').map((r) => r.path));
 
@@ -193,6 +195,7 @@ export function createApp(options: AppOptions): H3 {
     });
   }
   mountLinkPages(app, services);
+  mountPortalLinkPages(app, services);
   if (options.web !== false) mountWebApps(app, options.web ?? {});
   mountMethodNotAllowed(app, routes, clientPaths);
   return app;

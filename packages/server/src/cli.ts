@@ -162,6 +162,7 @@ async function startServing(bound: BoundServer, config: ServeConfig, flags: Reco
     engine,
     mailer,
     sender: { fromAddress: mail.fromAddress },
+    publicBaseUrl: config.publicBaseUrl,
     onSendError: (error, licenseId) => logError('key_email_failed', error, { licenseId }),
   });
   const routes = createWebhookRoutes({

@@ -1,6 +1,7 @@
 import { LicensingError, type KeyEmail } from '@svc-licensing/license-engine';
 import { buildKeyEmailMessage, type SenderDefaults } from './mail/key-email-message.js';
 import type { Mailer } from './mail/mailer.js';
+import { portalUrlOf } from './session/links.js';
 
 /** What the engine hands over for one key e-mail: the engine's `KeyEmail`. */
 export type KeyEmailData = KeyEmail;
@@ -16,6 +17,8 @@ export interface KeyEmailSenderOptions {
   engine: KeyEmailEngine;
   mailer: Mailer;
   sender: SenderDefaults;
+  /** The server's public base URL: key e-mails of accounts with the service-hosted portal link to it. */
+  publicBaseUrl?: string;
   /** Told about every send that failed (the reservation is released either way). */
   onSendError?: (error: unknown, licenseId: string) => void;
 }
@@ -70,6 +73,7 @@ export function createKeyEmailSender(options: KeyEmailSenderOptions): KeyEmailSe
             senderName: data.sender.name,
             senderEmail: data.sender.email,
             replyTo: data.sender.replyTo,
+            portalUrl: data.portalAccountId !== null && options.publicBaseUrl ? portalUrlOf(options.publicBaseUrl, data.portalAccountId) : null,
           },
           sender,
         ),

@@ -20,8 +20,10 @@ it('documents exactly the routes the app registers (paths and methods) in an Ope
   const preflights = all.filter((r) => r.startsWith('OPTIONS '));
   expect(preflights).toEqual(['OPTIONS /v1/licenses/activate', 'OPTIONS /v1/licenses/deactivate', 'OPTIONS /v1/licenses/validate']);
   // The one-time link pages answer HTML to a browser; they are not operations of the API either.
-  const pages = all.filter((r) => / \/(sign-in|reopen)$/.test(r));
-  expect(pages).toEqual(['GET /reopen', 'GET /sign-in', 'POST /reopen', 'POST /sign-in']);
+  const pages = all.filter((r) => / \/(sign-in|reopen)$/.test(r) || / \/portal\/\{accountId\}\/sign-in$/.test(r));
+  expect(pages).toEqual([
+    'GET /portal/{accountId}/sign-in', 'GET /reopen', 'GET /sign-in', 'POST /portal/{accountId}/sign-in', 'POST /reopen', 'POST /sign-in',
+  ]);
   // Nor are the browser apps' pages and files (the dashboard, and `/` leading to it).
   const web = all.filter((r) => r === 'GET /' || r.startsWith('GET /dashboard/'));
   expect(web).toEqual(['GET /', 'GET /dashboard/', 'GET /dashboard/assets/{file}']);

@@ -35,6 +35,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   conflict: 409,
   key_email_in_progress: 409,
   activation_limit: 409,
+  release_limit: 409,
   rate_limited: 429,
   internal_error: 500,
   customer_unknown: 500,

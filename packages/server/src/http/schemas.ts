@@ -128,6 +128,8 @@ export const UpdateAccountBody = v.strictObject({
   replyTo: v.optional(v.nullable(v.union([v.literal(''), email], 'must be an e-mail address or empty'))),
   defaultLocale: v.optional(locale),
   customerPortal: v.optional(customerPortal),
+  /** Machines a customer may free in the service-hosted portal per license and 30 days (default 3; 0 turns self-service release off). */
+  portalReleaseLimit: v.optional(int(0, 100)),
 });
 
 const fingerprint = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters'));

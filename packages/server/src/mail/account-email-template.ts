@@ -3,7 +3,7 @@ import { escapeHtml } from './_internal/escape-html.js';
 import type { RenderedEmail } from './key-email-template.js';
 
 /** Which account e-mail: a sign-in link, an invitation to join as a member, or the reopen link after closure. */
-export type AccountEmailKind = 'sign_in' | 'invite' | 'reopen';
+export type AccountEmailKind = 'sign_in' | 'invite' | 'reopen' | 'portal_sign_in';
 
 /** What an account e-mail says. Every value is plain text; the HTML body escapes it. */
 export interface AccountEmailFields {
@@ -40,6 +40,22 @@ const wordings: Record<AccountEmailKind, Record<Locale, Wording>> = {
       subject: (a) => `Connexion à ${a}`,
       intro: (a) => `Une connexion au tableau de bord de licences de ${a} a été demandée avec cette adresse. Ouvrez ce lien pour vous connecter :`,
       button: 'Se connecter',
+      validity: (w) => `Le lien ne sert qu’une fois, jusqu’au ${w}.`,
+      ignore: 'Si vous n’avez rien demandé, ignorez cet e-mail : rien ne se passe sans le lien.',
+    },
+  },
+  portal_sign_in: {
+    en: {
+      subject: (a) => `Your licenses from ${a}: sign-in link`,
+      intro: (a) => `Someone asked to sign in to the license portal of ${a} with this address. Open this link to see your licenses and machines:`,
+      button: 'Open my licenses',
+      validity: (w) => `The link works once, until ${w}.`,
+      ignore: 'If you did not ask for it, ignore this e-mail: nothing happens without the link.',
+    },
+    fr: {
+      subject: (a) => `Vos licences ${a} : lien de connexion`,
+      intro: (a) => `Une connexion au portail de licences de ${a} a été demandée avec cette adresse. Ouvrez ce lien pour voir vos licences et vos machines :`,
+      button: 'Ouvrir mes licences',
       validity: (w) => `Le lien ne sert qu’une fois, jusqu’au ${w}.`,
       ignore: 'Si vous n’avez rien demandé, ignorez cet e-mail : rien ne se passe sans le lien.',
     },

@@ -17,6 +17,8 @@ export interface KeyEmailSource {
   senderEmail: string | null;
   /** The account's reply-to; null or empty: replies go to the sender address. */
   replyTo: string | null;
+  /** The customer portal's address when the vendor has one here; the e-mail links to it. */
+  portalUrl?: string | null;
 }
 
 /** Host settings for customer e-mails. */
@@ -49,6 +51,7 @@ export function buildKeyEmailMessage(source: KeyEmailSource, defaults: SenderDef
     planName: source.planName ?? null,
     key: source.key,
     senderName,
+    portalUrl: source.portalUrl ?? null,
   });
   return {
     from: { name: senderName, address: source.senderEmail?.trim() || defaults.fromAddress },

@@ -12,6 +12,8 @@ export interface KeyEmailFields {
   key: string;
   /** Signs the e-mail (the vendor's sender name). */
   senderName: string;
+  /** The customer portal's address, when the vendor has one: the e-mail says where to manage machines. */
+  portalUrl?: string | null;
 }
 
 /** A rendered e-mail: subject and both bodies. */
@@ -28,6 +30,7 @@ interface Wording {
   plan(planName: string): string;
   howTo(product: string): string;
   keepSafe: string;
+  portal: string;
 }
 
 const wordings: Record<Locale, Wording> = {
@@ -38,6 +41,7 @@ const wordings: Record<Locale, Wording> = {
     plan: (planName) => `Plan: ${planName}`,
     howTo: (product) => `To activate ${product}, open the application and enter this key when asked.`,
     keepSafe: 'Keep this e-mail: you will need the key again to activate another machine.',
+    portal: 'See your licenses, free a machine or activate one without internet in your license portal:',
   },
   fr: {
     subject: (product) => `Votre clé de licence pour ${product}`,
@@ -46,6 +50,7 @@ const wordings: Record<Locale, Wording> = {
     plan: (planName) => `Formule : ${planName}`,
     howTo: (product) => `Pour activer ${product}, ouvrez l’application et saisissez cette clé lorsqu’elle vous est demandée.`,
     keepSafe: 'Conservez cet e-mail : la clé vous sera de nouveau nécessaire pour activer une autre machine.',
+    portal: 'Consultez vos licences, libérez une machine ou activez-en une sans internet dans votre portail de licences :',
   },
 };
 
@@ -75,6 +80,7 @@ export function renderKeyEmail(fields: KeyEmailFields): RenderedEmail {
     w.howTo(fields.productName),
     w.keepSafe,
     '',
+    ...(fields.portalUrl ? [w.portal, fields.portalUrl, ''] : []),
     '-- ',
     fields.senderName,
     '',
@@ -90,6 +96,7 @@ export function renderKeyEmail(fields: KeyEmailFields): RenderedEmail {
     `<p style="font-family: monospace; font-size: 1.25em; padding: 0.75em 1em; background: #f3f3f3; display: inline-block;">${e(fields.key)}</p>`,
     ...(fields.planName ? [`<p>${e(w.plan(fields.planName))}</p>`] : []),
     `<p>${e(w.howTo(fields.productName))}<br>${e(w.keepSafe)}</p>`,
+    ...(fields.portalUrl ? [`<p>${e(w.portal)}<br><a href="${e(fields.portalUrl)}">${e(fields.portalUrl)}</a></p>`] : []),
     `<p>${e(fields.senderName)}</p>`,
     '</body>',
     '</html>',

@@ -2,6 +2,7 @@ import { ApiError } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { UpdateAccountBody } from '../http/schemas.js';
 import { AccountView, BillingView, SenderDomainView, UsageView } from '../http/views.js';
+import { portalUrlOf } from '../session/links.js';
 import { ownerOnly } from './signing-keys.js';
 
 /**
@@ -10,18 +11,23 @@ import { ownerOnly } from './signing-keys.js';
  */
 const NO_SENDER_DOMAIN = { domain: null, status: 'none', records: [] } as const;
 
+/** The account view with `portalUrl` filled in for the service-hosted portal (mode `svc`): this server's own address. */
+function withPortalUrl<A extends { id: string; portalUrl: string | null; customerPortal: { mode: string } }>(account: A, publicBaseUrl: string): A {
+  return account.customerPortal.mode === 'svc' ? { ...account, portalUrl: portalUrlOf(publicBaseUrl, account.id) } : account;
+}
+
 /** The account: get, update, usage, billing, and the sender domain. */
 export const accountRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/v1/account', api: 'vendor', tag: 'Account', summary: 'Get the account',
     response: AccountView,
-    handler: ({ engine, accountId }) => engine.getAccount(accountId),
+    handler: async ({ engine, accountId, publicBaseUrl }) => withPortalUrl(await engine.getAccount(accountId), publicBaseUrl),
   }),
   defineRoute({
     method: 'PATCH', path: '/v1/account', api: 'vendor', tag: 'Account',
     summary: 'Update the account (customerPortal mode svc stands for the service-hosted portal)',
     body: UpdateAccountBody, response: AccountView, errors: ['invalid_request'],
-    handler: ({ engine, accountId, body }) => engine.updateAccount(accountId, body),
+    handler: async ({ engine, accountId, body, publicBaseUrl }) => withPortalUrl(await engine.updateAccount(accountId, body), publicBaseUrl),
   }),
   defineRoute({
     method: 'GET', path: '/v1/account/usage', api: 'vendor', tag: 'Account', summary: 'Usage against the service plan (null limit = unlimited)',

@@ -3,7 +3,18 @@ import { renderAccountEmail, type AccountEmailKind } from '../mail/account-email
 import type { RouteServices } from '../http/route.js';
 
 /** The page path of each link purpose: `/sign-in?token=...` and `/reopen?token=...`. */
-export const LINK_PATHS: Record<LinkPurpose, string> = { sign_in: '/sign-in', reopen: '/reopen' };
+export const LINK_PATHS: Record<Exclude<LinkPurpose, 'portal_sign_in'>, string> = { sign_in: '/sign-in', reopen: '/reopen' };
+
+/**
+ * The customer portal's address for an account: `{publicBaseUrl}/portal/{accountId}/` (the
+ * service-hosted portal, `customerPortal` mode `svc`).
+ *
+ * @example
+ * portalUrlOf('https://licensing.example.com', 'acc_01...'); // 'https://licensing.example.com/portal/acc_01.../'
+ */
+export function portalUrlOf(publicBaseUrl: string, accountId: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/portal/${encodeURIComponent(accountId)}/`;
+}
 
 /**
  * The absolute URL of a one-time link under the public base URL. The token travels in the query
@@ -12,7 +23,8 @@ export const LINK_PATHS: Record<LinkPurpose, string> = { sign_in: '/sign-in', re
  * @example
  * linkUrl('https://licensing.example.com', 'sign_in', 'svc_lt_...'); // 'https://licensing.example.com/sign-in?token=svc_lt_...'
  */
-export function linkUrl(publicBaseUrl: string, purpose: LinkPurpose, token: string): string {
+export function linkUrl(publicBaseUrl: string, purpose: LinkPurpose, token: string, accountId = ''): string {
+  if (purpose === 'portal_sign_in') return `${portalUrlOf(publicBaseUrl, accountId)}sign-in?token=${encodeURIComponent(token)}`;
   return `${publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS[purpose]}?token=${encodeURIComponent(token)}`;
 }
 
@@ -30,7 +42,7 @@ export async function mailLink(services: Pick<RouteServices, 'mail' | 'publicBas
     kind,
     locale: link.locale,
     accountName: link.accountName,
-    url: linkUrl(services.publicBaseUrl, link.purpose, link.token),
+    url: linkUrl(services.publicBaseUrl, link.purpose, link.token, link.accountId),
     expiresAt: link.expiresAt,
   });
   try {

@@ -8,7 +8,7 @@ import { PAGE_HEADERS, renderPage, type PageContent } from './page-html.js';
 
 const FORM_LIMIT = 4096;
 
-const wording: Record<LinkPurpose, { title: string; intro: string; button: string }> = {
+const wording: Record<Exclude<LinkPurpose, 'portal_sign_in'>, { title: string; intro: string; button: string }> = {
   sign_in: {
     title: 'Sign in',
     intro: 'Press the button to sign in to the licensing dashboard. The link works once.',
@@ -34,7 +34,7 @@ function page(content: PageContent, status = 200): Response {
 }
 
 /** The token of a link request: from the query string, or from the posted form's `token` field. */
-async function tokenOf(event: H3Event, form: boolean): Promise<string> {
+export async function tokenOf(event: H3Event, form: boolean): Promise<string> {
   const fromQuery = event.url.searchParams.get('token');
   if (fromQuery) return fromQuery;
   if (!form || !(event.req.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded')) return '';
@@ -46,7 +46,7 @@ async function tokenOf(event: H3Event, form: boolean): Promise<string> {
  * A cross-site POST of a link (login CSRF: another site signing the browser into an account of its
  * choosing) is refused; a request without Origin and Sec-Fetch-Site (curl, a mail client) is not.
  */
-function crossSite(event: H3Event, publicOrigin: string): boolean {
+export function crossSite(event: H3Event, publicOrigin: string): boolean {
   const site = event.req.headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none') return true;
   return event.req.headers.get('origin') !== null && !isSameOrigin(event, publicOrigin);

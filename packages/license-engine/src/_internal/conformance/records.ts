@@ -20,6 +20,7 @@ const PREFIX: Record<Collection, IdPrefix> = {
   members: 'mem',
   sessions: 'ses',
   linkTokens: 'ltk',
+  customerSessions: 'cse',
 };
 
 const AT = '2030-01-01T00:00:00Z';
@@ -72,6 +73,7 @@ export function createSamples() {
     counters: (id, i) => ({ id, accountId: 'acc_a', count: i, expiresAt: AT }),
     members: (id, i) => ({ id, accountId: 'acc_a', email: `m${i}@example.test`, createdAt: AT }),
     sessions: (id, i) => ({ id, accountId: 'acc_a', email: `m${i}@example.test`, hash: `hash${i}`, createdAt: AT, lastSeenAt: AT, expiresAt: AT }),
+    customerSessions: (id, i) => ({ id, accountId: 'acc_a', email: `c${i}@example.test`, hash: `chash${i}`, createdAt: AT, lastSeenAt: AT, expiresAt: AT }),
     linkTokens: (id, i) => ({
       id, accountId: 'acc_a', purpose: 'sign_in', email: `m${i}@example.test`, hash: `hash${i}`, createdAt: AT, expiresAt: AT, usedAt: null,
     }),

@@ -268,5 +268,24 @@ const sessions: Migration = {
   ],
 };
 
+// Issue 15: the customer portal. Customer sessions are their own table (never the dashboard's);
+// portal sign-in links are rows of link_tokens with their own purpose.
+const customerSessions: Migration = {
+  version: 30,
+  name: 'customer portal sessions',
+  statements: [
+    table('customer_sessions', [
+      `\`account_id\` ${ID} NULL`,
+      `\`email\` ${EMAIL} NULL`,
+      `\`hash\` ${HASH} NULL`,
+      'UNIQUE KEY `uq_customer_sessions_hash` (`hash`)',
+      'KEY `ix_customer_sessions_account` (`account_id`, `id`)',
+      'KEY `ix_customer_sessions_account_email` (`account_id`, `email`, `id`)',
+      'KEY `ix_customer_sessions_email` (`email`)',
+      fk('customer_sessions', 'account_id', 'accounts'),
+    ]),
+  ],
+};
+
 /** Every migration, oldest first. */
-export const migrations: readonly Migration[] = [initial, rateLimits, rateLimitsInMemory, sessions];
+export const migrations: readonly Migration[] = [initial, rateLimits, rateLimitsInMemory, sessions, customerSessions];
