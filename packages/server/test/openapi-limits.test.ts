@@ -1,7 +1,7 @@
 import { encodeActivationRequest } from '@svc-licensing/cert-format';
 import { expect, it } from 'vitest';
 import { createPlan, createProduct, fingerprint, licensed } from './helpers/fixtures.js';
-import { createHarness, describeEverySetup, type Harness } from './helpers/harness.js';
+import { createHarness, describeEverySetup, PUBLIC_ORIGIN, type Harness } from './helpers/harness.js';
 
 /**
  * Every limit the OpenAPI document states (a string's `maxLength`, an integer's `minimum` and
@@ -65,6 +65,8 @@ async function routes(h: Harness) {
     'post /v1/session/link': async () => ({ path: '/v1/session/link', body: { email: 'owner@vendor.test' } }),
     'post /v1/members': async () => ({ path: '/v1/members', body: { email: `member-${n++}@vendor.test` } }),
     'post /v1/activations/offline': async () => ({ path: '/v1/activations/offline', body: { request: offlineRequest, license: license.id } }),
+    'post /v1/portal/{accountId}/session/link': async () => ({ path: `/v1/portal/${h.accountId}/session/link`, body: { email: 'buyer@example.com' } }),
+    'post /v1/portal/{accountId}/activations/offline': async () => ({ path: `/v1/portal/${h.accountId}/activations/offline`, body: { request: offlineRequest, license: license.id } }),
     'post /v1/licenses/activate': async () => ({ path: '/v1/licenses/activate', body: { ...client } }),
     'post /v1/licenses/validate': async () => ({ path: '/v1/licenses/validate', body: { ...client } }),
     'post /v1/licenses/deactivate': async () => ({ path: '/v1/licenses/deactivate', body: { ...client } }),
@@ -73,7 +75,8 @@ async function routes(h: Harness) {
   const offlineRequest = encodeActivationRequest({ v: 1, product: product.id, fingerprint: fingerprint(product.id, 2), appVersion: '1.0.0', createdAt: 1_767_225_600 });
   const special: Record<string, unknown> = {
     // Whitespace in a pasted activation request is ignored, so a real one padded with line breaks fills the limit.
-    'post /v1/activations/offline request': offlineRequest.padEnd(8192, '\n'), 'post /v1/licenses/activate key': paddedKey, 'post /v1/licenses/validate key': paddedKey, 'post /v1/licenses/deactivate key': paddedKey };
+    'post /v1/activations/offline request': offlineRequest.padEnd(8192, '\n'),
+    'post /v1/portal/{accountId}/activations/offline request': offlineRequest.padEnd(8192, '\n'), 'post /v1/licenses/activate key': paddedKey, 'post /v1/licenses/validate key': paddedKey, 'post /v1/licenses/deactivate key': paddedKey };
   const query: Record<string, string> = {
     'get /v1/products/{id}/keys': `/v1/products/${product.id}/keys`,
     'get /v1/products/{id}/plans': `/v1/products/${product.id}/plans`,
@@ -87,6 +90,11 @@ describeEverySetup('OpenAPI limits are the enforced limits', (setup) => {
     const doc = await (await h.fetch('/v1/openapi.json')).json();
     const { body, special, query } = await routes(h);
     const owner = await h.signIn();
+    // The portal's routes are the signed-in customer's (the license's buyer).
+    const link = await h.engine.requestPortalLink(h.accountId, 'buyer@example.com');
+    const customer = await h.engine.usePortalLink(h.accountId, link!.token);
+    if (!customer.ok) throw new Error('the customer could not sign in');
+    const customerHeaders = { cookie: `svc_portal_${h.accountId}=${customer.session.token}`, origin: PUBLIC_ORIGIN };
     const call = async (method: string, path: string, json?: unknown) => {
       const send = async (auth: Record<string, string>) => {
         const res = await h.fetch(path, {
@@ -97,6 +105,7 @@ describeEverySetup('OpenAPI limits are the enforced limits', (setup) => {
         const textBody = await res.text();
         return { status: res.status, body: textBody === '' ? null : JSON.parse(textBody) };
       };
+      if (path.startsWith('/v1/portal/')) return send(customerHeaders);
       const answer = await send({ authorization: `Bearer ${h.apiKey}` });
       // An owner-only route refuses an API key first: ask again as the signed-in owner.
       return answer.body?.error?.code === 'owner_session_required' ? send(owner.headers) : answer;
