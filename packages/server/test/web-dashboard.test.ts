@@ -16,7 +16,7 @@ async function open(page: Page, base: string, route: string, heading: string | R
 }
 
 /** Signs in through the e-mailed link: request it on the sign-in page, open it, press the button. */
-async function signInByEmail(page: Page, server: WebServer, email: string): Promise<void> {
+async function signInByEmail(page: Page, server: WebServer, email: string): Promise<string> {
   const before = server.smtp.messages.length;
   await page.goto(`${server.url}/dashboard/`);
   await page.getByLabel('E-mail address').fill(email);
@@ -28,6 +28,7 @@ async function signInByEmail(page: Page, server: WebServer, email: string): Prom
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${server.url}/dashboard/`);
   await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  return link;
 }
 
 describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store) => {
@@ -57,10 +58,19 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store)
   });
 
   it('signs the owner in with the link from the e-mail; the overview shows usage without shifting the layout', async () => {
-    await signInByEmail(page, server, server.ownerEmail);
+    const link = await signInByEmail(page, server, server.ownerEmail);
     await page.getByText(`${server.ownerEmail} · owner`).waitFor();
     await page.getByText('Account Acme Software').waitFor();
     expect(await layoutShift(page)).toBeLessThan(0.01);
+    await inspectPage(page, `${store}-overview-first`);
+
+    // The same link again: a clear page that signs nothing in and leads to the sign-in page.
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'This link was already used' }).waitFor();
+    await inspectPage(page, `${store}-link-used`);
+    await page.getByRole('link', { name: 'Ask for a new sign-in link' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor(); // still signed in by the first use
     expect(b.problems).toEqual([]);
   });
 

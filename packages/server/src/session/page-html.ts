@@ -6,7 +6,7 @@ const STYLE =
   'main{max-width:28rem;margin:3rem auto;background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:1.5rem}' +
   'h1{font-size:1.4rem;margin:0 0 1rem}' +
   'button{font:inherit;font-size:1.05rem;padding:.6rem 1.4rem;border:0;border-radius:6px;background:#1d4ed8;color:#fff;cursor:pointer}' +
-  'button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}';
+  'button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}a{color:#1d4ed8}';
 
 /**
  * Headers of every link page: a strict CSP (nothing but the page's own hashed style, forms only to
@@ -27,6 +27,8 @@ export interface PageContent {
   paragraphs: string[];
   /** The button's label; the form posts to the page's own URL, the token in a hidden field too. */
   button?: { label: string; token: string };
+  /** A link after the paragraphs (e.g. to the dashboard's sign-in page, to ask for a new link). */
+  link?: { label: string; href: string };
 }
 
 /**
@@ -48,6 +50,7 @@ export function renderPage(content: PageContent): string {
     `<body><main><h1>${e(content.title)}</h1>`,
     ...content.paragraphs.map((p) => `<p>${e(p)}</p>`),
     form,
+    content.link ? `<p><a href="${e(content.link.href)}">${e(content.link.label)}</a></p>` : '',
     '</main></body></html>',
     '',
   ].join('\n');

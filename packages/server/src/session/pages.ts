@@ -61,11 +61,13 @@ export function crossSite(event: H3Event, publicOrigin: string): boolean {
 export function mountLinkPages(app: H3, services: RouteServices): void {
   const publicOrigin = new URL(services.publicBaseUrl).origin;
   const secure = new URL(services.publicBaseUrl).protocol === 'https:';
+  // A page that cannot sign in leads to the dashboard's sign-in page, where a new link is asked for.
+  const signInPage = { label: 'Ask for a new sign-in link', href: `${services.publicBaseUrl.replace(/\/+$/, '')}/dashboard/` };
   for (const purpose of ['sign_in', 'reopen'] as const) {
     const w = wording[purpose];
     app.on('GET', LINK_PATHS[purpose], async (event) => {
       const token = await tokenOf(event, false);
-      if (token === '') return page({ title: failures.unknown.title, paragraphs: [failures.unknown.text] }, failures.unknown.status);
+      if (token === '') return page({ title: failures.unknown.title, paragraphs: [failures.unknown.text], link: signInPage }, failures.unknown.status);
       return page({ title: w.title, paragraphs: [w.intro], button: { label: w.button, token } });
     });
     app.on('POST', LINK_PATHS[purpose], async (event) => {
@@ -75,7 +77,7 @@ export function mountLinkPages(app: H3, services: RouteServices): void {
       const outcome = await services.engine.useLink(await tokenOf(event, true), purpose);
       if (!outcome.ok) {
         const f = failures[outcome.reason];
-        return page({ title: f.title, paragraphs: [f.text] }, f.status);
+        return page({ title: f.title, paragraphs: [f.text], ...(outcome.reason === 'account_closed' ? {} : { link: signInPage }) }, f.status);
       }
       return new Response(null, {
         status: 303,
