@@ -146,10 +146,10 @@ async function baseline(): Promise<void> {
 
 async function embedded(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
-  const args = ['--data', join(dir, 'data'), '--outbox', join(dir, 'outbox')];
+  const args = ['--data', join(dir, 'data')];
   try {
     const apiKey = await withAccount(args, {});
-    const server = await startServer(args, {});
+    const server = await startServer([...args, '--outbox', join(dir, 'outbox')], {});
     try {
       if (wanted('validate', SCENARIOS) || wanted('activate', SCENARIOS)) {
         const seeded = await seedLicenses(server.url, apiKey, LICENSES);
