@@ -24,7 +24,8 @@ const KINDS = ['customer_upserted', 'purchase_completed', 'subscription_paid', '
 
 /**
  * Applies one provider event in ONE store transaction: de-duplication by (integration, event ID),
- * customer, license, audit events (`webhook.received` included). Throws `not_found` for an unknown
+ * customer, license, audit events (`webhook.received` included; for a duplicate only the first
+ * time, so replays of one delivery cannot grow the audit log). Throws `not_found` for an unknown
  * integration, `customer_unknown` while a provider customer ID is unmapped, `conflict` for a
  * payment on a revoked license, `key_email_in_progress` and `rate_limited` for key e-mails; a
  * throw writes nothing, so the provider's retry is processed afresh.
@@ -56,7 +57,11 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
     );
     if (seen) {
       const duplicate: PaymentResult = { result: 'duplicate', detail: `event ${eventId} was already processed`, licenseId: null, keyEmail: null };
-      await webhook(duplicate);
+      // Logged once per event: replays of a signed delivery (provider_b signs no timestamp) write nothing more.
+      if (!seen.duplicateLoggedAt) {
+        await tx.update('processedEvents', { ...seen, duplicateLoggedAt: now(ctx) });
+        await webhook({ ...duplicate, detail: `${duplicate.detail}; later deliveries of it are not logged again` });
+      }
       return duplicate;
     }
     const product = await tx.get('products', integration.productId);

@@ -202,6 +202,8 @@ export interface ProcessedEventRecord {
   eventType: string;
   result: string;
   processedAt: Timestamp;
+  /** When the first duplicate delivery was logged; later duplicates write nothing (absent on older records: none logged yet). */
+  duplicateLoggedAt?: Timestamp | null;
 }
 
 /** Audit event types of the spec's table. */

@@ -74,6 +74,12 @@ describe('license views', () => {
       { plan: c.plans.pro.id, email: 'a@example.test', paidUntil: '2031-01-01T00:00:00Z', locale: 'de' },
       { plan: c.plans.pro.id, email: 'a@example.test', paidUntil: 'soon' },
       { plan: c.plans.lifetime.id, email: 'a@example.test', paidUntil: '2031-01-01T00:00:00Z' },
+      // Not real instants (Date.parse would roll them over), and a validUntil past the four-digit years.
+      { plan: c.plans.pro.id, email: 'a@example.test', paidUntil: '2032-02-30T00:00:00Z' },
+      { plan: c.plans.pro.id, email: 'a@example.test', paidUntil: '2031-02-29T00:00:00Z' },
+      { plan: c.plans.pro.id, email: 'a@example.test', paidUntil: '2031-01-01T24:00:00Z' },
+      { plan: c.plans.pro.id, email: 'a@example.test', paidUntil: '2031-01-01T00:00:00+25:00' },
+      { plan: c.plans.pro.id, email: 'a@example.test', paidUntil: '9999-12-31T00:00:00Z' },
     ]) {
       expect(await codeOf(t.engine.createLicense(c.account.id, input as never)), JSON.stringify(input)).toBe('invalid_request');
     }
@@ -100,6 +106,8 @@ describe('license list filters and paging', () => {
     expect(await ids({ key: ` ${a.key.toLowerCase()} ` })).toEqual([a.id]);
     expect(await codeOf(t.engine.listLicenses(c.account.id, { status: 'gone' }))).toBe('invalid_request');
     expect(await codeOf(t.engine.listLicenses(c.account.id, { cursor: 'not a cursor!' }))).toBe('invalid_request');
+    // The store's own cursor form (base64url of an ID) is not a cursor of the engine.
+    expect(await codeOf(t.engine.listLicenses(c.account.id, { cursor: Buffer.from(a.id).toString('base64url') }))).toBe('invalid_request');
   });
 
   it('pages 50 per page, newest first, with no key in list items', async () => {
@@ -111,6 +119,12 @@ describe('license list filters and paging', () => {
     expect(first.data.some((l) => 'key' in l || 'activations' in l)).toBe(false);
     const second = await t.engine.listLicenses(c.account.id, { cursor: first.nextCursor });
     expect([second.data.map((l) => l.id), second.nextCursor]).toEqual([[created[0]], null]);
+    // Bound to the list, its filters and the account.
+    for (const other of [
+      t.engine.listLicenses(c.account.id, { cursor: first.nextCursor, q: 'u1' }),
+      t.engine.listCustomers(c.account.id, { cursor: first.nextCursor }),
+      t.engine.listLicenses((await t.engine.createAccount({ name: 'Other', ownerEmail: 'o@other.test' })).account.id, { cursor: first.nextCursor }),
+    ]) expect(await codeOf(other)).toBe('invalid_request');
   });
 });
 

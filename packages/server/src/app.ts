@@ -1,7 +1,8 @@
-import { getQuery, getRequestIP, getRouterParams, H3, type H3Event } from 'h3';
+import { getQuery, getRouterParams, H3, type H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import type { LicenseEngine } from '@svc-licensing/license-engine';
 import { authenticate, ownerOnlyRefusal, type Principal } from './http/auth.js';
+import { clientAddress } from './http/client-ip.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './http/body.js';
 import { CLIENT_CORS_HEADERS, CLIENT_PREFLIGHT_HEADERS } from './http/cors.js';
 import { ApiError, errorResponse, JSON_CONTENT_TYPE, toErrorReply } from './http/errors.js';
@@ -38,7 +39,7 @@ export interface AppOptions {
   log?: RequestLogger | false;
   /** Time source of the rate-limit windows. */
   clock?: { now(): number };
-  /** Take the client IP from the first `X-Forwarded-For` entry (only behind a proxy you control that overwrites it). */
+  /** Count client API calls by the last `X-Forwarded-For` entry (the address your reverse proxy saw); only behind a proxy you run. */
   trustProxy?: boolean;
   /** Extension points (e-mail delivery). */
   hooks?: ServerHooks;
@@ -146,7 +147,7 @@ export function createApp(options: AppOptions): H3 {
     if (!result.allowed) throw new ApiError('rate_limited', 'Too many requests; retry after the time in Retry-After.', { headers });
   };
 
-  const clientIp = (event: H3Event) => getRequestIP(event, { xForwardedFor: options.trustProxy === true }) ?? 'unknown';
+  const clientIp = (event: H3Event) => clientAddress(event, options.trustProxy === true);
 
   for (const def of routes) {
     app.on(def.method, toRouterPath(def.path), async (event) => {

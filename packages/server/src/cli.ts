@@ -2,7 +2,7 @@
 /**
  * `svc-licensing` (`pnpm svc` at the repository root): runs the licensing server and its operations.
  *
- *   svc-licensing serve [--port 8787] [--host 127.0.0.1] [--data ./data | --database <url>] [--public-url <url>] [--redis-url <url>]
+ *   svc-licensing serve [--port 8787] [--host 127.0.0.1] [--data ./data | --database <url>] [--public-url <url>] [--redis-url <url>] [--trust-proxy]
  *   svc-licensing account create --name <name> --owner-email <email> [--data <dir> | --database <url>]
  *   svc-licensing migrate --database <url>
  *
@@ -30,7 +30,7 @@ import { createRedisRateLimitStore } from './stores/redis-rate-limit.js';
 const commands: Record<string, { options: OptionName[]; summary: string; run: (flags: Record<string, unknown>, env: Env) => Promise<void> }> = {
   serve: {
     options: [
-      'port', 'host', 'data', 'database', 'publicUrl', 'rateLimitVendor', 'rateLimitClientKey', 'rateLimitClientIp',
+      'port', 'host', 'data', 'database', 'publicUrl', 'rateLimitVendor', 'rateLimitClientKey', 'rateLimitClientIp', 'trustProxy',
       'redisUrl', 'smtpUrl', 'mailFrom', 'outbox', 'providerAApiUrl',
     ],
     summary: 'start the HTTP server',
@@ -53,7 +53,7 @@ function help(): string {
     lines.push('', `  ${name}: ${command.summary}`);
     for (const option of command.options) {
       const spec: OptionSpec = options[option];
-      const def = spec.default === undefined ? '' : ` (default ${spec.default})`;
+      const def = spec.default === undefined ? '' : spec.boolean ? ' (a switch; off by default)' : ` (default ${spec.default})`;
       lines.push(`    ${`--${spec.flag}`.padEnd(flagWidth)}${spec.env.padEnd(envWidth)}${spec.help}${def}`);
     }
   }
@@ -177,6 +177,7 @@ async function startServing(bound: BoundServer, config: ServeConfig, flags: Reco
       engine,
       publicBaseUrl: config.publicBaseUrl,
       limits: config.limits,
+      trustProxy: config.trustProxy,
       ...(rateLimits.store === undefined ? {} : { rateLimitStore: rateLimits.store }),
       hooks: { sendKeyEmail: keyEmails.hook },
       mail: { mailer, fromAddress: mail.fromAddress },
@@ -255,7 +256,9 @@ export async function main(argv: readonly string[], env: Env = process.env): Pro
   try {
     const { values } = parseArgs({
       args: argv.slice(name.split(' ').length),
-      options: Object.fromEntries(command.options.map((o) => [options[o].flag, { type: 'string' as const }])),
+      options: Object.fromEntries(
+        command.options.map((o) => [options[o].flag, { type: (options[o] as OptionSpec).boolean ? ('boolean' as const) : ('string' as const) }]),
+      ),
       strict: true,
       allowPositionals: false,
     });

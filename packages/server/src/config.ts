@@ -33,6 +33,8 @@ export interface OptionSpec {
   env: string;
   default?: string;
   help: string;
+  /** A switch: `--flag` alone turns it on; its variable takes true/false, 1/0, yes/no, on/off. */
+  boolean?: true;
 }
 
 /**
@@ -52,6 +54,10 @@ export const options = {
   rateLimitVendor: { flag: 'rate-limit-vendor', env: 'SVC_RATE_LIMIT_VENDOR', default: '5000', help: 'vendor API requests per hour and account' },
   rateLimitClientKey: { flag: 'rate-limit-client-key', env: 'SVC_RATE_LIMIT_CLIENT_KEY', default: '30', help: 'client API calls per hour, license key and IP address' },
   rateLimitClientIp: { flag: 'rate-limit-client-ip', env: 'SVC_RATE_LIMIT_CLIENT_IP', default: '600', help: 'client API calls per hour and IP address' },
+  trustProxy: {
+    flag: 'trust-proxy', env: 'SVC_TRUST_PROXY', default: 'false', boolean: true,
+    help: 'count client API calls by the last X-Forwarded-For entry (only behind a reverse proxy you run that sets it)',
+  },
   redisUrl: { flag: 'redis-url', env: 'SVC_REDIS_URL', help: 'keep rate-limit counters in Redis, shared by every instance: redis://host:6379/0, ?prefix= for the key prefix (default: the database with --database, else memory)' },
   smtpUrl: { flag: 'smtp-url', env: 'SVC_SMTP_URL', help: 'send e-mails by SMTP: smtp://user:pass@host:587 (STARTTLS), smtps://...:465 (TLS), ?security=none for a local relay' },
   mailFrom: { flag: 'mail-from', env: 'SVC_MAIL_FROM', default: 'licenses@localhost', help: "sender address of customer e-mails when the vendor's account has none" },
@@ -221,6 +227,24 @@ export interface ServeConfig {
   redis: RedisSettings | null;
   /** Requests per hour (the spec's values by default; tests and benchmarks raise them). */
   limits: { vendorPerAccount: number; clientPerKeyAndIp: number; clientPerIp: number };
+  /** `--trust-proxy`: client addresses from `X-Forwarded-For` (see `createApp`'s `trustProxy`). */
+  trustProxy: boolean;
+}
+
+/**
+ * A switch's value: `true` from a bare flag, else its variable (true/false, 1/0, yes/no, on/off).
+ *
+ * @example
+ * ```ts
+ * booleanValue('trustProxy', {}, { SVC_TRUST_PROXY: '1' }); // true
+ * ```
+ */
+export function booleanValue(name: OptionName, flags: Record<string, unknown>, env: Env): boolean {
+  if (flags[name] === true) return true;
+  const text = (optionValue(name, flags, env) ?? 'false').toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(text)) return true;
+  if (['false', '0', 'no', 'off'].includes(text)) return false;
+  throw new ConfigError(`${options[name].env} must be true or false, got ${JSON.stringify(text)}`);
 }
 
 function positiveInteger(name: OptionName, flags: Record<string, unknown>, env: Env): number {
@@ -258,5 +282,6 @@ export function serveConfig(flags: Record<string, unknown>, env: Env): ServeConf
       clientPerKeyAndIp: positiveInteger('rateLimitClientKey', flags, env),
       clientPerIp: positiveInteger('rateLimitClientIp', flags, env),
     },
+    trustProxy: booleanValue('trustProxy', flags, env),
   };
 }

@@ -25,6 +25,7 @@ describe('serve options', () => {
       store: { kind: 'embedded', dataDir: './data' },
       redis: null,
       limits: { vendorPerAccount: 5000, clientPerKeyAndIp: 30, clientPerIp: 600 },
+      trustProxy: false,
     });
   });
 
@@ -37,8 +38,17 @@ describe('serve options', () => {
       store: { kind: 'embedded', dataDir: '/srv/svc' },
       redis: null,
       limits: { vendorPerAccount: 5000, clientPerKeyAndIp: 30, clientPerIp: 100000 },
+      trustProxy: false,
     });
     expect(serveConfig({ port: '9100', data: '/tmp/x' }, env)).toMatchObject({ port: 9100, store: { dataDir: '/tmp/x' } });
+  });
+
+  it('take --trust-proxy as a switch, or SVC_TRUST_PROXY as true/false, and refuse another value', () => {
+    expect(serveConfig({ trustProxy: true }, {}).trustProxy).toBe(true);
+    for (const on of ['true', '1', 'YES', 'on']) expect(serveConfig({}, { SVC_TRUST_PROXY: on }).trustProxy).toBe(true);
+    for (const off of ['false', '0', 'no', 'off', '']) expect(serveConfig({}, { SVC_TRUST_PROXY: off }).trustProxy).toBe(false);
+    expect(serveConfig({ trustProxy: true }, { SVC_TRUST_PROXY: 'false' }).trustProxy).toBe(true);
+    expect(() => serveConfig({}, { SVC_TRUST_PROXY: 'maybe' })).toThrow(/SVC_TRUST_PROXY must be true or false/);
   });
 
   it('refuse a bad port or public URL with a message naming the option', () => {

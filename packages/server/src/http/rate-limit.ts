@@ -18,33 +18,90 @@ export interface RateLimitStore {
   /**
    * Optional: counts one call against each of several distinct `keys` at once (one round trip for
    * a shared store), returning their results in the order of `keys`. Without it, `hit` is called
-   * for each key.
+   * for each key. `limits` (one per key) lets a store open no new window for a call that one of
+   * its existing windows already refuses: the existing windows count it, a key without a window
+   * reports count 0; the call is refused either way.
    */
-  hitMany?(keys: readonly string[], windowMs: number, now: number): Promise<Array<{ count: number; resetAt: number }>>;
+  hitMany?(
+    keys: readonly string[],
+    windowMs: number,
+    now: number,
+    limits?: readonly number[],
+  ): Promise<Array<{ count: number; resetAt: number }>>;
 }
 
+/** Options of {@link createMemoryRateLimitStore}. */
+export interface MemoryRateLimitOptions {
+  /**
+   * Most windows kept at once (default 100,000: a few tens of MiB at most). Past it the oldest
+   * windows are dropped first, as if they had ended: their callers start a new window.
+   */
+  maxWindows?: number;
+}
+
+/** The in-memory store; `size` is the number of windows it holds now. */
+export interface MemoryRateLimitStore extends RateLimitStore {
+  readonly size: number;
+}
+
+/** Default cap of {@link createMemoryRateLimitStore}. */
+export const DEFAULT_MAX_RATE_LIMIT_WINDOWS = 100_000;
+
 /**
- * A `RateLimitStore` in process memory; expired windows are swept as new ones open.
+ * A `RateLimitStore` in process memory, bounded: expired windows are swept as new ones open, and
+ * past `maxWindows` the oldest windows are evicted. A call that an existing window already refuses
+ * opens no new window (`hitMany` with limits; existing windows still count it), so a flood of refused calls
+ * with ever new license keys allocates nothing.
  *
  * @example
- * const app = createApp({ engine, publicBaseUrl, rateLimitStore: createMemoryRateLimitStore() });
+ * const app = createApp({ engine, publicBaseUrl, rateLimitStore: createMemoryRateLimitStore({ maxWindows: 50_000 }) });
  */
-export function createMemoryRateLimitStore(): RateLimitStore {
+export function createMemoryRateLimitStore(options: MemoryRateLimitOptions = {}): MemoryRateLimitStore {
+  const maxWindows = options.maxWindows ?? DEFAULT_MAX_RATE_LIMIT_WINDOWS;
+  if (!Number.isInteger(maxWindows) || maxWindows < 1) throw new TypeError(`maxWindows must be a positive integer, got ${maxWindows}`);
+  // Insertion order is opening order: the first entries are the oldest windows.
   const windows = new Map<string, { count: number; resetAt: number }>();
   let nextSweep = 0;
+  const sweep = (now: number) => {
+    if (now < nextSweep) return;
+    for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k);
+    nextSweep = now + 60_000;
+  };
+  const live = (key: string, now: number) => {
+    const window = windows.get(key);
+    return window !== undefined && window.resetAt > now ? window : undefined;
+  };
+  const open = (key: string, windowMs: number, now: number) => {
+    windows.delete(key); // an ended window of this key moves to the end
+    const window = { count: 0, resetAt: now + windowMs };
+    windows.set(key, window);
+    while (windows.size > maxWindows) windows.delete(windows.keys().next().value!);
+    return window;
+  };
+  const hit = (key: string, windowMs: number, now: number) => {
+    const window = live(key, now) ?? open(key, windowMs, now);
+    window.count += 1;
+    return { count: window.count, resetAt: window.resetAt };
+  };
   return {
+    get size() {
+      return windows.size;
+    },
     async hit(key, windowMs, now) {
-      if (now >= nextSweep) {
-        for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k);
-        nextSweep = now + 60_000;
-      }
-      let window = windows.get(key);
-      if (window === undefined || window.resetAt <= now) {
-        window = { count: 0, resetAt: now + windowMs };
-        windows.set(key, window);
-      }
-      window.count += 1;
-      return { count: window.count, resetAt: window.resetAt };
+      sweep(now);
+      return hit(key, windowMs, now);
+    },
+    async hitMany(keys, windowMs, now, limits) {
+      sweep(now);
+      const refused = limits !== undefined && keys.some((key, i) => (live(key, now)?.count ?? 0) >= (limits[i] ?? Number.POSITIVE_INFINITY));
+      if (!refused) return keys.map((key) => hit(key, windowMs, now));
+      // Already refused by a window that exists: counted in the windows that exist, none is opened.
+      return keys.map((key) => {
+        const window = live(key, now);
+        if (window === undefined) return { count: 0, resetAt: now + windowMs };
+        window.count += 1;
+        return { count: window.count, resetAt: window.resetAt };
+      });
     },
   };
 }
@@ -111,7 +168,7 @@ export async function consumeMany(
   const keys = buckets.map((b) => b.key);
   const hits =
     store.hitMany !== undefined && buckets.length > 1 && new Set(keys).size === keys.length
-      ? await store.hitMany(keys, windowMs, now)
+      ? await store.hitMany(keys, windowMs, now, buckets.map((b) => b.limit))
       : await Promise.all(keys.map((key) => store.hit(key, windowMs, now)));
   return buckets.map(({ limit }, i) => {
     const { count, resetAt } = hits[i]!;

@@ -1,6 +1,7 @@
 import { assertBodySize, type H3Event } from 'h3';
 import { LicensingError, StoreConflictError, type PaymentCommand, type ProviderName } from '@svc-licensing/license-engine';
 import { readWebhook } from '@svc-licensing/provider-webhooks';
+import { bodyReadFailure, isTooLarge } from '../http/body.js';
 import { ApiError } from '../http/errors.js';
 import { defineRoute, type RouteDef, type RouteServices } from '../http/route.js';
 import type { KeyEmailSender } from '../key-email.js';
@@ -125,7 +126,11 @@ async function readRawBody(event: H3Event): Promise<Uint8Array> {
   } catch {
     throw tooLarge();
   }
-  const bytes = new Uint8Array(await event.req.arrayBuffer());
+  const bytes = new Uint8Array(
+    await event.req.arrayBuffer().catch((error: unknown) => {
+      throw isTooLarge(error) ? tooLarge() : bodyReadFailure(event);
+    }),
+  );
   if (bytes.byteLength > WEBHOOK_BODY_LIMIT) throw tooLarge();
   return bytes;
 }

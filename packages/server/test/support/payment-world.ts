@@ -11,7 +11,7 @@ import {
   type Store,
 } from '@svc-licensing/license-engine';
 import { signProviderA, signProviderB } from '@svc-licensing/provider-webhooks';
-import { createApp, listen } from '../../src/index.js';
+import { createApp, listen, type RequestLogger } from '../../src/index.js';
 import { createKeyEmailSender } from '../../src/key-email.js';
 import { createSmtpMailer } from '../../src/mail/smtp-mailer.js';
 import { createProviderAClient } from '../../src/provider-a-client.js';
@@ -61,6 +61,8 @@ export interface World {
   events(type?: string): Promise<{ type: string; license: string | null; data: Record<string, unknown> }[]>;
   /** The account's licenses, oldest first. */
   licenses(): Promise<any[]>;
+  /** The listening server's address (`node-server` mode), else null. */
+  serverUrl: string | null;
 }
 
 export interface WorldOptions {
@@ -77,6 +79,8 @@ export interface WorldOptions {
   secrets?: boolean;
   /** The engine's store (default: a fresh memory store). The caller closes it. */
   store?: Store;
+  /** The app's request log (default: none). */
+  log?: RequestLogger;
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -120,17 +124,19 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     engine,
     publicBaseUrl: 'https://licensing.example.test',
     clock,
-    log: false,
+    log: options.log ?? false,
     limits: { vendorPerAccount: 1_000_000, clientPerIp: 1_000_000, clientPerKeyAndIp: 1_000_000 },
     hooks: { sendKeyEmail: keyEmails.hook },
     routes,
   });
   let fetchImpl: (path: string, init?: RequestInit) => Promise<Response>;
+  let serverUrl: string | null = null;
   if ((options.mode ?? 'in-process') === 'in-process') {
     fetchImpl = async (path, init) => app.fetch(new Request(`http://localhost${path}`, init));
   } else {
     const server = await listen(app, { port: 0, host: '127.0.0.1', handleSignals: false });
     cleanups.push(() => server.close());
+    serverUrl = server.url;
     fetchImpl = (path, init) => fetch(`${server.url}${path}`, init);
   }
   const call = async (path: string, init: RequestInit): Promise<Answer> => {
@@ -191,6 +197,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     productId: product.id,
     integrationA: integrationA.id,
     integrationB: integrationB.id,
+    serverUrl,
     api,
     client: (action, body) =>
       call(`/v1/licenses/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
