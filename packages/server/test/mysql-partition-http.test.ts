@@ -67,7 +67,8 @@ test('a silent partition answers 500 internal_error within about 2 s, then at on
     for (let i = 0; i < 5; i++) {
       const answer = await account();
       expect(answer.status).toBe(500);
-      expect(answer.ms).toBeLessThan(300);
+      // At once: below the 1 s connect timeout that any attempt on the network would take.
+      expect(answer.ms).toBeLessThan(700);
     }
   } finally {
     proxy.resume();

@@ -51,11 +51,12 @@ test('a silent partition fails calls in flight within about 2 s, later calls at 
       expect(['store_timeout', 'store_unavailable']).toContain(call.error.code);
       expect(call.ms).toBeLessThan(3000);
     }
-    // Known down: answered at once, without waiting on the network.
+    // Known down: answered at once, without waiting on the network (a connect attempt alone
+    // would take the 1 s connect timeout; the bound leaves room for a loaded CI machine).
     for (let i = 0; i < 5; i++) {
       const call = await timed(() => read('kept'));
       expect(call.error).toMatchObject({ name: 'MySqlStoreError', code: 'store_unavailable' });
-      expect(call.ms).toBeLessThan(100);
+      expect(call.ms).toBeLessThan(500);
     }
   } finally {
     proxy.resume();
