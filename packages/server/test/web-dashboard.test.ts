@@ -63,6 +63,17 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store)
     await page.getByText('Account Acme Software').waitFor();
     expect(await layoutShift(page)).toBeLessThan(0.01);
     await inspectPage(page, `${store}-overview-first`);
+    // On a phone the navigation is behind a menu button that says whether it is open.
+    await page.setViewportSize({ width: 375, height: 812 });
+    const menu = page.getByRole('button', { name: 'Menu' });
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByRole('link', { name: 'Licenses' }).isVisible()).toBe(false);
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await page.getByRole('link', { name: 'Licenses' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Licenses' }).waitFor();
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await page.setViewportSize({ width: 1280, height: 860 });
 
     // The same link again: a clear page that signs nothing in and leads to the sign-in page.
     await page.goto(link);
@@ -139,6 +150,33 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store)
     expect(await activated.textContent()).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d$/);
     await inspectPage(page, `${store}-license`);
 
+    // Free a second machine from the page: the SDK on it is then not activated any more.
+    const other = createLicenseClient({
+      baseUrl: `${server.url}/v1`,
+      product: ids.product,
+      publicKeys: Object.fromEntries(keys.map((k) => [k.kid, k.publicKey])),
+      appVersion: '2.1.0',
+      storage: createMemoryStorage(),
+      machineId: `other-${store}`,
+    });
+    expect((await other.activate(ids.key, { name: 'Old desktop' })).valid).toBe(true);
+    await page.reload();
+    await machines.getByRole('button', { name: 'Free Old desktop' }).click();
+    await page.getByRole('dialog', { name: 'Free this machine?' }).getByRole('button', { name: 'Free the machine' }).click();
+    await page.getByText('Old desktop is freed').waitFor();
+    await machines.getByRole('cell', { name: 'Old desktop', exact: true }).waitFor({ state: 'detached' });
+    await expect(other.validate()).rejects.toMatchObject({ code: 'not_activated' });
+
+    // Suspend, then reinstate: the SDK follows each.
+    await page.getByRole('button', { name: 'Suspend', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Suspend this license?' }).getByRole('button', { name: 'Suspend' }).click();
+    await page.getByText('The license is suspended.').waitFor();
+    await expect(client.validate()).rejects.toMatchObject({ code: 'license_suspended' });
+    await page.getByRole('button', { name: 'Reinstate', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Reinstate this license?' }).getByRole('button', { name: 'Reinstate' }).click();
+    await page.getByText('The license is reinstated.').waitFor();
+    expect((await client.validate()).valid).toBe(true);
+
     // Revoke by keyboard: the dialog opens on Enter, Escape closes it and focus returns to the button.
     const revoke = page.getByRole('button', { name: 'Revoke', exact: true });
     await revoke.focus();
@@ -155,6 +193,14 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store)
     await page.getByText('A revoked license is final').waitFor();
 
     await expect(client.validate()).rejects.toMatchObject({ code: 'license_revoked' });
+
+    // The license's events, from its page: the revocation is the newest.
+    await page.getByRole('link', { name: 'Events of this license' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
+    await page.getByRole('heading', { name: `Events of ${ids.license}` }).waitFor();
+    const first = page.locator('tbody tr').first();
+    await first.getByText('perpetual → revoked (vendor)').waitFor();
+    expect(await page.locator('tbody tr').evaluateAll((rows) => rows.every((r) => r.textContent?.includes('lic_')))).toBe(true);
     expect(b.problems).toEqual([]);
   });
 
@@ -223,6 +269,29 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store)
     expect(b.problems).toEqual([]);
   });
 
+  it('pages through licenses 50 at a time and filters them by status', async () => {
+    const plan = (await server.api('GET', `/products/${ids.product}/plans`)).body.data[0];
+    for (let i = 0; i < 51; i++) {
+      const res = await server.api('POST', '/licenses', { plan: plan.id, email: `buyer${i}@customer.test`, name: `Buyer ${String(i).padStart(2, '0')}` });
+      expect(res.status).toBe(201);
+    }
+    await open(page, server.url, 'licenses', 'Licenses');
+    const rows = page.locator('tbody tr');
+    await page.getByRole('link', { name: 'Buyer 50' }).waitFor(); // newest first
+    expect(await rows.count()).toBe(50);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByRole('link', { name: 'Jo Customer' }).waitFor();
+    expect(await rows.count()).toBe(2); // Buyer 00 and the revoked license of Jo
+    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.getByRole('link', { name: 'Buyer 50' }).waitFor();
+    await page.getByLabel('Status').selectOption('revoked');
+    await page.waitForURL(/status=revoked/);
+    await page.getByRole('link', { name: 'Jo Customer' }).waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(b.problems).toEqual([]);
+  });
+
   it('passes axe on every page at 375 px and on a desktop, and saves their screenshots', async () => {
     const pages: [string, string | RegExp][] = [
       ['', 'Overview'],
@@ -285,7 +354,7 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store)
       expect(listed).toEqual([email]);
 
       // A member can still do the vendor's daily work.
-      await open(member, server.url, 'licenses', 'Licenses');
+      await open(member, server.url, 'licenses?q=Jo', 'Licenses');
       await member.getByRole('link', { name: 'Jo Customer' }).waitFor();
     });
   });
