@@ -357,6 +357,19 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store)
       await open(member, server.url, 'licenses?q=Jo', 'Licenses');
       await member.getByRole('link', { name: 'Jo Customer' }).waitFor();
     });
+
+    it('is removed by the owner and is signed out at the next request', async () => {
+      const email = `member-${store}@vendor.test`;
+      await open(page, server.url, 'members', 'Members');
+      await page.getByRole('button', { name: `Remove ${email}` }).click();
+      await page.getByRole('dialog', { name: `Remove ${email}?` }).getByRole('button', { name: 'Remove the member' }).click();
+      await page.getByText(`${email} is removed`).waitFor();
+      await page.getByRole('cell', { name: email, exact: true }).waitFor({ state: 'detached' });
+
+      await member.getByRole('link', { name: 'Customers' }).click();
+      await member.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      await member.getByText('Your session has ended').waitFor();
+    });
   });
 
   it('the owner exports the private keys with the spec\'s warning, and signs out', async () => {
@@ -380,5 +393,7 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', (store)
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     expect((await fetch(`${server.url}/v1/session`, { headers: { cookie: (await b.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })).status).toBe(401);
     expect(b.problems).toEqual([]);
+    // Every request of every page went to the server itself: no CDN, no other origin.
+    expect([...b.origins]).toEqual([server.url]);
   });
 });

@@ -26,6 +26,8 @@ export interface BrowserSession {
   page: Page;
   /** Console errors, page errors and CSP violations seen so far (each test asserts it stays empty). */
   problems: string[];
+  /** Origins of every request the pages made (the apps load nothing from another origin). */
+  origins: Set<string>;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,11 @@ export async function openBrowser(): Promise<BrowserSession> {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
   const problems: string[] = [];
+  const origins = new Set<string>();
+  context.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol === 'http:' || url.protocol === 'https:') origins.add(url.origin);
+  });
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     const text = msg.text();
@@ -45,7 +52,7 @@ export async function openBrowser(): Promise<BrowserSession> {
     problems.push(`console: ${text}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  return { browser, context, page, problems, close: () => browser.close() };
+  return { browser, context, page, problems, origins, close: () => browser.close() };
 }
 
 /**
