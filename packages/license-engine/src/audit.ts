@@ -22,6 +22,11 @@ export interface AuditData {
   'signing_key.rotated': { product: string; kid: string; retiredKid: string | null };
   'signing_key.exported': { product: string; kids: string[] };
   'account.plan_changed': { from: string; to: string };
+  'sender_domain.claimed': { domain: string };
+  'sender_domain.checked': { domain: string; status: string; ownership: boolean; spf: boolean; dkim: boolean };
+  'sender_domain.released': { domain: string };
+  'account.exported': { format: string; exportId: string };
+  'account.imported': { format: string; from: string };
 }
 
 /** Appends one audit event inside the caller's transaction. */

@@ -21,6 +21,7 @@ import * as licenses from './licenses.js';
 import { applyPaymentCommand, recordWebhookRejected } from './payments.js';
 import * as plans from './plans.js';
 import * as products from './products.js';
+import * as senderDomains from './sender-domains.js';
 import * as signingKeys from './signing-keys.js';
 import * as members from './members.js';
 import * as sessions from './sessions.js';
@@ -96,6 +97,11 @@ export function createLicenseEngine(deps: LicenseEngineDeps) {
     listMembers: b(members.listMembers),
     addMember: b(members.addMember),
     removeMember: b(members.removeMember),
+    // Sender domain
+    getSenderDomain: b(senderDomains.getSenderDomain),
+    claimSenderDomain: b(senderDomains.claimSenderDomain),
+    verifySenderDomain: b(senderDomains.verifySenderDomain),
+    releaseSenderDomain: b(senderDomains.releaseSenderDomain),
     // Products, signing keys, plans
     listProducts: b(products.listProducts),
     createProduct: b(products.createProduct),

@@ -4,7 +4,7 @@ export { StoreConflictError, storeSchema } from './store.js';
 export type * from './commands.js';
 export { LicensingError } from './errors.js';
 export type { LicensingErrorCode } from './errors.js';
-export type { Clock, Random, IdGenerator, IdPrefix, SecretBox } from './ports.js';
+export type { Clock, Random, IdGenerator, IdPrefix, SecretBox, DnsResolver } from './ports.js';
 
 export { createLicenseEngine } from './engine.js';
 export type { LicenseEngine, LicenseEngineDeps } from './engine.js';
@@ -25,6 +25,9 @@ export { EXPORTS_PER_HOUR } from './signing-keys.js';
 export type { SigningKeyExport } from './signing-keys.js';
 export { KEY_EMAIL_RESERVATION_MS } from './key-email.js';
 export type { KeyEmail } from './key-email.js';
+export type { DkimSigning } from './sender-domains.js';
+export { OWNERSHIP_RECORD_LABEL, DEFAULT_SENDER_LOCAL_PART } from './_internal/sender-domain.js';
+export type { SenderDomainDnsRecord } from './_internal/sender-domain.js';
 export type { PaymentResult, RejectedWebhook } from './payments.js';
 export type { AuditData } from './audit.js';
 export type { CreateProductInput } from './products.js';
@@ -58,4 +61,5 @@ export type {
   AuditEventView,
   SessionView,
   MemberView,
+  SenderDomainView,
 } from './views.js';

@@ -7,6 +7,7 @@ import { owned, servicePlanOf, transact } from './_internal/context.js';
 import { spendHourlyBudget } from './_internal/budget.js';
 import { lockOrInsert } from './_internal/claim.js';
 import { timestampMs, toTimestamp } from './_internal/time.js';
+import { verifiedSender, type DkimSigning } from './sender-domains.js';
 
 /**
  * How long a key e-mail reservation holds when its sender never releases it.
@@ -28,7 +29,11 @@ export interface KeyEmail {
   product: { id: string; name: string };
   /** Name of the license's plan, for the e-mail's plan line. */
   planName: string;
-  sender: { name: string | null; email: string | null; replyTo: string | null };
+  /**
+   * The account's sender settings. While the account's sender domain is verified, `email` is the
+   * address at that domain and `dkim` signs the message; otherwise `dkim` is null.
+   */
+  sender: { name: string | null; email: string | null; replyTo: string | null; dkim: DkimSigning | null };
   /** The account ID when its customer portal is the service-hosted one (the e-mail then links to it); else null. */
   portalAccountId: string | null;
 }
@@ -87,6 +92,7 @@ async function keyEmailOf(ctx: EngineContext, tx: StoreTx, license: LicenseRecor
   const account = await loadAccount(tx, license.accountId);
   const product = await tx.get('products', license.productId);
   const plan = await tx.get('plans', license.planId);
+  const verified = await verifiedSender(ctx, tx, account);
   return {
     licenseId: license.id,
     to: license.customerEmail,
@@ -95,7 +101,12 @@ async function keyEmailOf(ctx: EngineContext, tx: StoreTx, license: LicenseRecor
     locale: license.locale,
     product: { id: license.productId, name: product?.name ?? '' },
     planName: plan?.name ?? license.planCode,
-    sender: { name: account.senderName, email: account.senderEmail, replyTo: account.replyTo },
+    sender: {
+      name: account.senderName,
+      email: verified?.email ?? account.senderEmail,
+      replyTo: account.replyTo,
+      dkim: verified?.dkim ?? null,
+    },
     portalAccountId: account.customerPortal.mode === 'svc' ? account.id : null,
   };
 }

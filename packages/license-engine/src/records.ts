@@ -217,7 +217,12 @@ export type AuditEventType =
   | 'signing_key.created'
   | 'signing_key.rotated'
   | 'signing_key.exported'
-  | 'account.plan_changed';
+  | 'account.plan_changed'
+  | 'sender_domain.claimed'
+  | 'sender_domain.checked'
+  | 'sender_domain.released'
+  | 'account.exported'
+  | 'account.imported';
 
 export interface AuditEventRecord {
   id: string; // evt_
@@ -309,6 +314,43 @@ export interface CustomerSessionRecord {
   expiresAt: Timestamp;
 }
 
+/** Where a claimed sender domain stands: `pending` until checked, then `verified` or `failed`. */
+export type SenderDomainStatus = 'pending' | 'verified' | 'failed';
+
+/** The outcome of each DNS record at the last check; null before any check. */
+export interface SenderDomainChecks {
+  ownership: boolean;
+  spf: boolean;
+  dkim: boolean;
+}
+
+/**
+ * The sender domain an account claimed (at most one per account). Its DKIM key pair is generated
+ * at the claim; the private key is stored only encrypted and leaves the engine only to sign mail.
+ */
+export interface SenderDomainRecord {
+  id: string; // sdm_
+  accountId: string;
+  /** Lowercase, without a trailing dot. */
+  domain: string;
+  status: SenderDomainStatus;
+  /** The random value of the ownership TXT record. */
+  verifyToken: string;
+  /** The SPF mechanism that authorizes the service's mail (e.g. `include:svc.example`), fixed at the claim. */
+  spfMechanism: string;
+  /** DKIM selector: the key is published at `<selector>._domainkey.<domain>`. */
+  dkimSelector: string;
+  /** base64 of the DKIM public key (SubjectPublicKeyInfo DER, RSA 2048), as published in the `p=` tag. */
+  dkimPublicKey: string;
+  /** The DKIM private key (PKCS#8 DER), encrypted. Never listed, exported or logged. */
+  dkimPrivateKey: EncryptedSecret;
+  checks: SenderDomainChecks | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  checkedAt: Timestamp | null;
+  verifiedAt: Timestamp | null;
+}
+
 /** Every collection a store holds, by name. */
 export interface RecordMap {
   accounts: AccountRecord;
@@ -329,6 +371,7 @@ export interface RecordMap {
   sessions: SessionRecord;
   linkTokens: LinkTokenRecord;
   customerSessions: CustomerSessionRecord;
+  senderDomains: SenderDomainRecord;
 }
 
 /** Name of a collection. */

@@ -179,4 +179,5 @@ export const storeSchema = {
   sessions: { indexed: ['accountId', 'email', 'hash'], unique: [['hash']] },
   linkTokens: { indexed: ['accountId', 'hash'], unique: [['hash']] },
   customerSessions: { indexed: ['accountId', 'email', 'hash'], unique: [['hash']] },
+  senderDomains: { indexed: ['accountId'], unique: [['accountId']] },
 } as const satisfies Record<Collection, CollectionSchema>;

@@ -18,11 +18,14 @@ import type {
   ProviderName,
   Role,
   SessionRecord,
+  SenderDomainRecord,
+  SenderDomainStatus,
   SigningKeyRecord,
   SigningKeyStatus,
   Timestamp,
 } from './records.js';
 import { activationLimitOf, maxMajorOf, validUntilOf } from './_internal/effective.js';
+import { dnsRecordsOf, verifiedSenderEmail, type SenderDomainDnsRecord } from './_internal/sender-domain.js';
 
 /** API-shaped objects the engine returns: the spec's resource tables, field for field. */
 
@@ -260,6 +263,31 @@ export function integrationView(i: IntegrationRecord): IntegrationView {
 
 export function apiKeyView(k: ApiKeyRecord): ApiKeyView {
   return { id: k.id, name: k.name, prefix: k.prefix, lastUsedAt: k.lastUsedAt, createdAt: k.createdAt };
+}
+
+/** The sender domain (`GET /account/sender-domain`); status `none` and null fields while none is claimed. */
+export interface SenderDomainView {
+  domain: string | null;
+  status: 'none' | SenderDomainStatus;
+  /** The From address of license-key e-mails while the domain is verified (else null). */
+  senderEmail: string | null;
+  /** The TXT records to publish: ownership, SPF and the DKIM public key. */
+  records: SenderDomainDnsRecord[];
+  createdAt: Timestamp | null;
+  checkedAt: Timestamp | null;
+  verifiedAt: Timestamp | null;
+}
+
+export function senderDomainView(d: SenderDomainRecord, account: AccountRecord): SenderDomainView {
+  return {
+    domain: d.domain,
+    status: d.status,
+    senderEmail: d.status === 'verified' ? verifiedSenderEmail(d, account) : null,
+    records: dnsRecordsOf(d),
+    createdAt: d.createdAt,
+    checkedAt: d.checkedAt,
+    verifiedAt: d.verifiedAt,
+  };
 }
 
 export function accountView(a: AccountRecord): AccountView {

@@ -30,7 +30,7 @@ describe('license-key e-mails', () => {
       locale: 'fr',
       product: { id: c.product.id, name: 'Acme Editor' },
       planName: c.plans.pro.name,
-      sender: { name: 'Acme Sales', email: 'sales@acme.test', replyTo: null },
+      sender: { name: 'Acme Sales', email: 'sales@acme.test', replyTo: null, dkim: null },
       portalAccountId: expect.stringMatching(/^acc_/),
     });
   });

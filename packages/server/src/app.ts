@@ -11,8 +11,9 @@ import {
   binding, consume, consumeMany, createMemoryRateLimitStore, DEFAULT_RATE_LIMITS, licenseKeyBucket, rateLimitHeaders,
   type RateLimitResult, type RateLimits, type RateLimitStore,
 } from './http/rate-limit.js';
-import { defineRoute, toRouterPath, type AccountMail, type RouteDef, type RouteServices, type ServerHooks } from './http/route.js';
+import { defineRoute, toRouterPath, type AccountMail, type RouteDef, type RouteServices, type SenderDomainSettings, type ServerHooks } from './http/route.js';
 import { mountMethodNotAllowed } from './http/method-not-allowed.js';
+import { createDnsResolver } from './dns-resolver.js';
 import { validate } from './http/validate.js';
 import { createOpenApiDocument } from './openapi.js';
 import { clientRoutes } from './routes/client.js';
@@ -43,6 +44,11 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Extension points (e-mail delivery). */
   hooks?: ServerHooks;
+  /**
+   * Sender domains: the DNS resolver that checks them (default: `node:dns` with the system's
+   * servers) and the SPF mechanism vendors publish (default `include:<host of publicBaseUrl>`).
+   */
+  senderDomains?: Partial<SenderDomainSettings>;
   /** Extra routes mounted with the same pipeline (auth, limits, validation, errors) and listed in the OpenAPI document. */
   routes?: RouteDef[];
   /** Sends account e-mails (sign-in links, member invitations, reopen links); without it none is sent. */
@@ -84,6 +90,10 @@ export function createApp(options: AppOptions): H3 {
     options.onError ??
     ((msg: string, error: unknown) =>
       process.stdout.write(`${JSON.stringify({ time: isoNow(), msg, error: (error as Error)?.message ?? String(error) })}\n`));
+  const senderDomains: SenderDomainSettings = {
+    resolver: options.senderDomains?.resolver ?? createDnsResolver(),
+    spfMechanism: options.senderDomains?.spfMechanism ?? `include:${new URL(publicBaseUrl).hostname}`,
+  };
   const services: RouteServices = {
     engine: options.engine,
     publicBaseUrl,
@@ -92,6 +102,7 @@ export function createApp(options: AppOptions): H3 {
     limits,
     rateLimit: async (event, buckets) => limit(event, await consumeMany(store, buckets, limits.windowMs, now())),
     logError,
+    senderDomains,
   };
   const openapiRoute = defineRoute({
     method: 'GET', path: '/v1/openapi.json', api: 'public', tag: 'Meta', summary: 'This OpenAPI 3.1 document',

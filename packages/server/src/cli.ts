@@ -12,7 +12,10 @@ import { parseArgs } from 'node:util';
 import { createLicenseEngine, createSecretBox } from '@svc-licensing/license-engine';
 import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
 import { createApp } from './app.js';
-import { ConfigError, MASTER_KEY_ENV, chooseStore, mailSettings, optionValue, options, redactUrl, requiredValue, serveConfig } from './config.js';
+import {
+  ConfigError, MASTER_KEY_ENV, chooseStore, mailSettings, optionValue, options, redactUrl, requiredValue, senderDomainConfig, serveConfig,
+} from './config.js';
+import { createDnsResolver } from './dns-resolver.js';
 import type { Env, OptionName, OptionSpec, ServeConfig, StoreChoice } from './config.js';
 import type { BoundServer } from './node-server.js';
 import type { RateLimitStore } from './http/rate-limit.js';
@@ -31,7 +34,7 @@ const commands: Record<string, { options: OptionName[]; summary: string; run: (f
   serve: {
     options: [
       'port', 'host', 'data', 'database', 'publicUrl', 'rateLimitVendor', 'rateLimitClientKey', 'rateLimitClientIp', 'trustProxy',
-      'redisUrl', 'smtpUrl', 'mailFrom', 'outbox', 'providerAApiUrl',
+      'redisUrl', 'smtpUrl', 'mailFrom', 'outbox', 'providerAApiUrl', 'dnsServer', 'mailSpf',
     ],
     summary: 'start the HTTP server',
     run: serve,
@@ -140,6 +143,7 @@ async function serve(flags: Record<string, unknown>, env: Env): Promise<void> {
 
 async function startServing(bound: BoundServer, config: ServeConfig, flags: Record<string, unknown>, env: Env): Promise<void> {
   const mail = mailSettings(flags, env, config.store);
+  const senderDomains = senderDomainConfig(flags, env, mail.fromAddress);
   const providerAApiUrl = optionValue('providerAApiUrl', flags, env);
   // A journal that cannot be written (disk full) makes every write fail: exit so a supervisor restarts us.
   const { engine, store } = await openEngine(config.store, env, (error) => {
@@ -182,6 +186,7 @@ async function startServing(bound: BoundServer, config: ServeConfig, flags: Reco
       hooks: { sendKeyEmail: keyEmails.hook },
       mail: { mailer, fromAddress: mail.fromAddress },
       onError: (msg, error) => logError(msg, error, {}),
+      senderDomains: { resolver: createDnsResolver({ servers: senderDomains.dnsServers }), spfMechanism: senderDomains.spfMechanism },
       routes,
       ...(config.store.kind === 'mysql' ? { readiness: () => (store as MySqlStore).health() } : {}),
     });

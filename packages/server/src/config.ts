@@ -62,6 +62,8 @@ export const options = {
   smtpUrl: { flag: 'smtp-url', env: 'SVC_SMTP_URL', help: 'send e-mails by SMTP: smtp://user:pass@host:587 (STARTTLS), smtps://...:465 (TLS), ?security=none for a local relay' },
   mailFrom: { flag: 'mail-from', env: 'SVC_MAIL_FROM', default: 'licenses@localhost', help: "sender address of customer e-mails when the vendor's account has none" },
   outbox: { flag: 'outbox', env: 'SVC_OUTBOX_DIR', help: 'without --smtp-url, e-mails are written as .eml files here (default <data>/outbox, or ./outbox with --database)' },
+  dnsServer: { flag: 'dns-server', env: 'SVC_DNS_SERVER', help: "DNS server(s) that check vendors' sender domains: host[:port], comma-separated (default: the system's)" },
+  mailSpf: { flag: 'mail-spf', env: 'SVC_MAIL_SPF', help: "SPF mechanism vendors add to their sender domain's SPF record (default include:<domain of --mail-from>)" },
   providerAApiUrl: { flag: 'provider-a-api-url', env: 'SVC_PROVIDER_A_API_URL', help: "provider_a's API base URL, to look up unknown customers with the integration's API key" },
   name: { flag: 'name', env: 'SVC_ACCOUNT_NAME', help: 'name of the new account' },
   ownerEmail: { flag: 'owner-email', env: 'SVC_OWNER_EMAIL', help: "e-mail address of the account's owner" },
@@ -284,4 +286,34 @@ export function serveConfig(flags: Record<string, unknown>, env: Env): ServeConf
     },
     trustProxy: booleanValue('trustProxy', flags, env),
   };
+}
+
+/** How `serve` checks sender domains: the DNS servers (empty: the system's) and the SPF mechanism to publish. */
+export interface SenderDomainConfig {
+  dnsServers: string[];
+  spfMechanism: string;
+}
+
+/**
+ * Resolves `--dns-server` and `--mail-spf`. The SPF mechanism defaults to `include:` the domain of
+ * the service's sender address (`--mail-from`), whose own SPF record names the servers that send.
+ *
+ * @example
+ * ```ts
+ * senderDomainConfig({ dnsServer: '127.0.0.1:5353' }, {}, 'licenses@svc.example');
+ * // { dnsServers: ['127.0.0.1:5353'], spfMechanism: 'include:svc.example' }
+ * ```
+ */
+export function senderDomainConfig(flags: Record<string, unknown>, env: Env, fromAddress: string): SenderDomainConfig {
+  const servers = (optionValue('dnsServer', flags, env) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const server of servers) {
+    if (!/^(\[[0-9a-fA-F:.]+\](:\d{1,5})?|[0-9a-fA-F:]*:[0-9a-fA-F:.]*|[0-9.]+(:\d{1,5})?)$/.test(server)) {
+      throw new ConfigError(`--dns-server must be IP addresses with optional ports (127.0.0.1:53, [::1]:53), got ${JSON.stringify(server)}`);
+    }
+  }
+  const spfMechanism = optionValue('mailSpf', flags, env) ?? `include:${fromAddress.slice(fromAddress.lastIndexOf('@') + 1)}`;
+  if (!/^(include|a|mx|ip4|ip6|exists):\S{1,253}$|^(a|mx)$/.test(spfMechanism)) {
+    throw new ConfigError(`--mail-spf must be one SPF mechanism such as include:svc.example or ip4:203.0.113.5, got ${JSON.stringify(spfMechanism)}`);
+  }
+  return { dnsServers: servers, spfMechanism };
 }

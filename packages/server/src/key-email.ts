@@ -74,6 +74,7 @@ export function createKeyEmailSender(options: KeyEmailSenderOptions): KeyEmailSe
             senderEmail: data.sender.email,
             replyTo: data.sender.replyTo,
             portalUrl: data.portalAccountId !== null && options.publicBaseUrl ? portalUrlOf(options.publicBaseUrl, data.portalAccountId) : null,
+            dkim: data.sender.dkim,
           },
           sender,
         ),

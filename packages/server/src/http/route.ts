@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { H3Event } from 'h3';
-import type { LicenseEngine } from '@svc-licensing/license-engine';
+import type { DnsResolver, LicenseEngine } from '@svc-licensing/license-engine';
 import type { Principal } from './auth.js';
 import type { RateLimits } from './rate-limit.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -28,6 +28,8 @@ export interface RouteServices {
   limits: RateLimits;
   /** Logs a failure that happened after the answer was sent (a background e-mail). */
   logError: (msg: string, error: unknown) => void;
+  /** How sender domains are checked: the DNS port and the SPF mechanism of the service's mail. */
+  senderDomains: SenderDomainSettings;
 }
 
 /** Where account e-mails (sign-in links, invitations, reopen links) go out. */
@@ -37,6 +39,14 @@ export interface AccountMail {
   fromAddress: string;
   /** Display name of the sender; default `Licensing`. */
   fromName?: string;
+}
+
+/** What the sender-domain routes need from the host. */
+export interface SenderDomainSettings {
+  /** Looks up the published TXT records (`createDnsResolver`). */
+  resolver: DnsResolver;
+  /** The SPF mechanism vendors add to their domain's SPF record, e.g. `include:svc.example`. */
+  spfMechanism: string;
 }
 
 /** Extension points (e-mail delivery). */

@@ -132,6 +132,11 @@ export const UpdateAccountBody = v.strictObject({
   portalReleaseLimit: v.optional(int(0, 100)),
 });
 
+/** The engine checks the name itself (labels, length); the schema only bounds the text. */
+export const ClaimSenderDomainBody = v.strictObject({
+  domain: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(253, 'at most 253 characters')),
+});
+
 const fingerprint = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters'));
 const licenseKey = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'at most 100 characters'));
 const clientText = (max: number) => v.pipe(v.string(), v.maxLength(max, `at most ${max} characters`));

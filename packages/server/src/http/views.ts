@@ -52,7 +52,15 @@ export const UsageView = v.looseObject({
   plan: v.string(), activeLicenses: v.number(), licenseLimit: nullableInt, products: v.number(), productLimit: nullableInt, overLimit: v.boolean(),
 });
 export const BillingView = v.looseObject({ plan: v.string() });
-export const SenderDomainView = v.looseObject({ domain: v.nullable(v.string()), status: v.string() });
+export const SenderDomainView = v.looseObject({
+  domain: v.nullable(v.string()),
+  status: v.picklist(['none', 'pending', 'verified', 'failed']),
+  senderEmail: v.nullable(v.string()),
+  records: v.array(v.object({
+    purpose: v.picklist(['ownership', 'spf', 'dkim']), type: v.literal('TXT'), name: v.string(), value: v.string(), verified: v.nullable(v.boolean()),
+  })),
+  createdAt: v.nullable(ts), checkedAt: v.nullable(ts), verifiedAt: v.nullable(ts),
+});
 export const EventView = v.looseObject({ id: v.string(), type: v.string(), license: v.nullable(v.string()), data: v.record(v.string(), v.unknown()), createdAt: ts });
 export const ActivateResultView = v.object({ certificate: v.string(), activation: v.string() });
 export const OfflineActivationView = v.object({

@@ -1,5 +1,5 @@
 import type { Locale } from '@svc-licensing/license-engine';
-import type { MailMessage } from './mailer.js';
+import type { DkimKey, MailMessage } from './mailer.js';
 import { renderKeyEmail } from './key-email-template.js';
 
 /** Everything the license-key e-mail needs about a license, its product and the vendor's account. */
@@ -19,6 +19,8 @@ export interface KeyEmailSource {
   replyTo: string | null;
   /** The customer portal's address when the vendor has one here; the e-mail links to it. */
   portalUrl?: string | null;
+  /** The DKIM key of the account's verified sender domain (then `senderEmail` is at that domain); null: unsigned. */
+  dkim?: DkimKey | null;
 }
 
 /** Host settings for customer e-mails. */
@@ -53,7 +55,7 @@ export function buildKeyEmailMessage(source: KeyEmailSource, defaults: SenderDef
     senderName,
     portalUrl: source.portalUrl ?? null,
   });
-  return {
+  const message: MailMessage = {
     from: { name: senderName, address: source.senderEmail?.trim() || defaults.fromAddress },
     to: { name: source.customerName, address: source.customerEmail },
     replyTo: source.replyTo?.trim() || null,
@@ -62,4 +64,6 @@ export function buildKeyEmailMessage(source: KeyEmailSource, defaults: SenderDef
     html: rendered.html,
     language: source.locale,
   };
+  if (source.dkim) message.dkim = source.dkim;
+  return message;
 }

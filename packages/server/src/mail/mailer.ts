@@ -20,6 +20,15 @@ export interface MailMessage {
   html: string;
   /** Sent as the `Content-Language` header. */
   language: Locale;
+  /** DKIM-sign the message with this key (the vendor's verified sender domain); absent: unsigned. */
+  dkim?: DkimKey;
+}
+
+/** A DKIM signing key: `d=` domain, selector and the PEM private key (never logged). */
+export interface DkimKey {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
 }
 
 /**

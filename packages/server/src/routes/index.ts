@@ -10,6 +10,7 @@ import { planRoutes } from './plans.js';
 import { productRoutes } from './products.js';
 import { memberRoutes } from './members.js';
 import { sessionRoutes } from './session.js';
+import { senderDomainRoutes } from './sender-domain.js';
 import { signingKeyRoutes } from './signing-keys.js';
 
 /** Every vendor API route (bearer API key or session cookie, per-account rate limit), and the sign-in link request. */
@@ -23,6 +24,7 @@ export const vendorRoutes: RouteDef[] = [
   ...integrationRoutes,
   ...apiKeyRoutes,
   ...accountRoutes,
+  ...senderDomainRoutes,
   ...eventRoutes,
   ...sessionRoutes,
   ...memberRoutes,

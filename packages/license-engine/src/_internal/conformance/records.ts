@@ -21,6 +21,7 @@ const PREFIX: Record<Collection, IdPrefix> = {
   sessions: 'ses',
   linkTokens: 'ltk',
   customerSessions: 'cse',
+  senderDomains: 'sdm',
 };
 
 const AT = '2030-01-01T00:00:00Z';
@@ -76,6 +77,11 @@ export function createSamples() {
     customerSessions: (id, i) => ({ id, accountId: 'acc_a', email: `c${i}@example.test`, hash: `chash${i}`, createdAt: AT, lastSeenAt: AT, expiresAt: AT }),
     linkTokens: (id, i) => ({
       id, accountId: 'acc_a', purpose: 'sign_in', email: `m${i}@example.test`, hash: `hash${i}`, createdAt: AT, expiresAt: AT, usedAt: null,
+    }),
+    senderDomains: (id, i) => ({
+      id, accountId: `acc_${i}`, domain: `mail${i}.example.test`, status: 'pending', verifyToken: `token${i}`, spfMechanism: 'include:svc.example',
+      dkimSelector: `svc${i}`, dkimPublicKey: `pub${i}`, dkimPrivateKey: `sealed${i}`, checks: null, createdAt: AT, updatedAt: AT,
+      checkedAt: null, verifiedAt: null,
     }),
   };
 

@@ -12,5 +12,7 @@ export function toNodemailerMessage(message: MailMessage): SendMailOptions {
     headers: { 'Content-Language': message.language },
   };
   if (message.replyTo) options.replyTo = message.replyTo;
+  // nodemailer signs the finished message (relaxed/relaxed, rsa-sha256) before it is sent or written.
+  if (message.dkim) options.dkim = { domainName: message.dkim.domainName, keySelector: message.dkim.keySelector, privateKey: message.dkim.privateKey };
   return options;
 }

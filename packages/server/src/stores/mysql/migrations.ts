@@ -268,6 +268,20 @@ const sessions: Migration = {
   ],
 };
 
+// Issue 13: the sender domain an account claims (at most one per account; the DKIM private key
+// lives encrypted in `doc`).
+const senderDomains: Migration = {
+  version: 20,
+  name: 'sender domains',
+  statements: [
+    table('sender_domains', [
+      `\`account_id\` ${ID} NULL`,
+      'UNIQUE KEY `uq_sender_domains_account_id` (`account_id`)',
+      fk('sender_domains', 'account_id', 'accounts'),
+    ]),
+  ],
+};
+
 // Issue 15: the customer portal. Customer sessions are their own table (never the dashboard's);
 // portal sign-in links are rows of link_tokens with their own purpose.
 const customerSessions: Migration = {
@@ -288,4 +302,4 @@ const customerSessions: Migration = {
 };
 
 /** Every migration, oldest first. */
-export const migrations: readonly Migration[] = [initial, rateLimits, rateLimitsInMemory, sessions, customerSessions];
+export const migrations: readonly Migration[] = [initial, rateLimits, rateLimitsInMemory, sessions, senderDomains, customerSessions];
