@@ -7,6 +7,8 @@ import { createIdGenerator } from './ids.js';
 import { cryptoRandom } from './random.js';
 import type { EngineContext } from './_internal/context.js';
 import * as accounts from './accounts.js';
+import { exportAccount } from './account-export.js';
+import { importAccount } from './account-import.js';
 import * as apiKeys from './api-keys.js';
 import { listEvents } from './audit.js';
 import * as client from './client.js';
@@ -97,6 +99,8 @@ export function createLicenseEngine(deps: LicenseEngineDeps) {
     listMembers: b(members.listMembers),
     addMember: b(members.addMember),
     removeMember: b(members.removeMember),
+    exportAccount: b(exportAccount),
+    importAccount: b(importAccount),
     // Sender domain
     getSenderDomain: b(senderDomains.getSenderDomain),
     claimSenderDomain: b(senderDomains.claimSenderDomain),

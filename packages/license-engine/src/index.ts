@@ -26,6 +26,11 @@ export type { SigningKeyExport } from './signing-keys.js';
 export { KEY_EMAIL_RESERVATION_MS } from './key-email.js';
 export type { KeyEmail } from './key-email.js';
 export type { DkimSigning } from './sender-domains.js';
+export { ACCOUNT_EXPORT_FORMAT, ACCOUNT_EXPORT_PAGE_SIZE } from './account-export.js';
+export type { AccountExportItem, AccountImportInput, AccountImportResult } from './account-import.js';
+export type {
+  AccountExport, AccountExportDocument, ExportedLicense, ExportedSigningKey, ExportedIntegration, ExportedApiKey, ExportedSenderDomain,
+} from './account-export.js';
 export { OWNERSHIP_RECORD_LABEL, DEFAULT_SENDER_LOCAL_PART } from './_internal/sender-domain.js';
 export type { SenderDomainDnsRecord } from './_internal/sender-domain.js';
 export type { PaymentResult, RejectedWebhook } from './payments.js';

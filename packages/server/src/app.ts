@@ -199,6 +199,11 @@ export function createApp(options: AppOptions): H3 {
       const headers = state(event).svc.headers;
       const setHeader = (name: string, value: string) => void (headers[name.toLowerCase()] = value);
       const result = await def.handler({ ...services, event, params, body, query, accountId, principal, ip, setHeader });
+      // A streamed answer (the account export) is passed through with this request's headers added.
+      if (result instanceof Response) {
+        for (const [name, value] of Object.entries(headers)) result.headers.set(name, value);
+        return result;
+      }
       // The JSON answer with its headers in one plain object (h3 would merge a web Headers per request).
       return new FastResponse(JSON.stringify(result), {
         status: def.status ?? 200,

@@ -1,5 +1,6 @@
 import type { RouteDef } from '../http/route.js';
 import { accountRoutes } from './account.js';
+import { accountExportRoutes } from './account-export.js';
 import { activationRoutes } from './activations.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { customerRoutes } from './customers.js';
@@ -25,6 +26,7 @@ export const vendorRoutes: RouteDef[] = [
   ...apiKeyRoutes,
   ...accountRoutes,
   ...senderDomainRoutes,
+  ...accountExportRoutes,
   ...eventRoutes,
   ...sessionRoutes,
   ...memberRoutes,
