@@ -6,6 +6,8 @@ import { createTestEngine } from './fixtures.js';
 it('exports exactly these names (a rename is a visible decision)', () => {
   expect(Object.keys(engine).sort()).toMatchInlineSnapshot(`
     [
+      "ACCOUNT_EXPORT_FORMAT",
+      "ACCOUNT_EXPORT_PAGE_SIZE",
       "API_KEY_LAST_USED_RESOLUTION_MS",
       "CLOSURE_DAYS",
       "CUSTOMER_SESSION_LIFETIMES",
@@ -66,6 +68,7 @@ it('the engine has exactly these operations', () => {
       "deleteActivation",
       "deleteIntegration",
       "endCustomerSession",
+      "exportAccount",
       "exportSigningKeys",
       "getAccount",
       "getBilling",
@@ -80,6 +83,7 @@ it('the engine has exactly these operations', () => {
       "getProduct",
       "getSenderDomain",
       "getUsage",
+      "importAccount",
       "issueSignInLink",
       "listApiKeys",
       "listCustomers",
@@ -98,6 +102,7 @@ it('the engine has exactly these operations', () => {
       "releasePortalActivation",
       "removeMember",
       "releaseSenderDomain",
+      "removeMember",
       "reopenAccount",
       "requestPortalLink",
       "requestSignInLinks",

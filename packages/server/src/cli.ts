@@ -4,6 +4,7 @@
  *
  *   svc-licensing serve [--port 8787] [--host 127.0.0.1] [--data ./data | --database <url>] [--public-url <url>] [--redis-url <url>] [--trust-proxy]
  *   svc-licensing account create --name <name> --owner-email <email> [--data <dir> | --database <url>]
+ *   svc-licensing account import --file <export> --keys <key export> [--keys ...] (--data <dir> | --database <url>)
  *   svc-licensing migrate --database <url>
  *
  * Every option can also come from its environment variable (see `svc-licensing help`).
@@ -13,9 +14,11 @@ import { createLicenseEngine, createSecretBox } from '@svc-licensing/license-eng
 import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
 import { createApp } from './app.js';
 import {
-  ConfigError, MASTER_KEY_ENV, chooseStore, mailSettings, optionValue, options, redactUrl, requiredValue, senderDomainConfig, serveConfig,
+  ConfigError, MASTER_KEY_ENV, chooseStore, mailSettings, optionValue, optionValues, options, redactUrl, requiredValue, senderDomainConfig,
+  serveConfig,
 } from './config.js';
 import { createDnsResolver } from './dns-resolver.js';
+import { readAccountExportFile, readKeyExportFile } from './account-import-file.js';
 import type { Env, OptionName, OptionSpec, ServeConfig, StoreChoice } from './config.js';
 import type { BoundServer } from './node-server.js';
 import type { RateLimitStore } from './http/rate-limit.js';
@@ -43,6 +46,11 @@ const commands: Record<string, { options: OptionName[]; summary: string; run: (f
     options: ['name', 'ownerEmail', 'servicePlan', 'data', 'database'],
     summary: 'create an account and its first API key; prints {"accountId","apiKey",...} as JSON',
     run: createAccount,
+  },
+  'account import': {
+    options: ['file', 'keys', 'data', 'database'],
+    summary: 'create an account from an account export and the key export of each of its products, in one transaction; prints {"accountId","apiKey",...}',
+    run: importAccount,
   },
   migrate: { options: ['database'], summary: 'bring a MySQL/MariaDB database to the current schema', run: migrate },
 };
@@ -237,6 +245,24 @@ async function createAccount(flags: Record<string, unknown>, env: Env): Promise<
   }
 }
 
+async function importAccount(flags: Record<string, unknown>, env: Env): Promise<void> {
+  const file = requiredValue('file', flags, env);
+  const keyFiles = optionValues('keys', flags, env);
+  if (keyFiles.length === 0) throw new ConfigError('missing --keys <key export> (once per product; or SVC_IMPORT_KEYS)');
+  const explicit = typeof flags.data === 'string' || typeof flags.database === 'string' || !!env[options.data.env] || !!env[options.database.env];
+  if (!explicit) throw new ConfigError('account import needs --data <dir> or --database <url> (where the account goes)');
+  const choice = chooseStore(flags, env);
+  if (choice.kind === 'memory') throw new ConfigError('account import on memory: would keep nothing; use --data or a mysql:// --database');
+  const keys = await Promise.all(keyFiles.map((path) => readKeyExportFile(path)));
+  const { engine, store } = await openEngine(choice, env);
+  try {
+    const { account, apiKey, counts } = await engine.importAccount({ open: () => readAccountExportFile(file), keys });
+    process.stdout.write(`${JSON.stringify({ accountId: account.id, apiKey: apiKey.key, apiKeyId: apiKey.id, counts, account })}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
 async function migrate(flags: Record<string, unknown>, env: Env): Promise<void> {
   const url = requiredValue('database', flags, env);
   const choice = chooseStore({ database: url }, {});
@@ -262,7 +288,10 @@ export async function main(argv: readonly string[], env: Env = process.env): Pro
     const { values } = parseArgs({
       args: argv.slice(name.split(' ').length),
       options: Object.fromEntries(
-        command.options.map((o) => [options[o].flag, { type: (options[o] as OptionSpec).boolean ? ('boolean' as const) : ('string' as const) }]),
+        command.options.map((o) => {
+          const spec = options[o] as OptionSpec;
+          return [spec.flag, { type: spec.boolean ? ('boolean' as const) : ('string' as const), multiple: spec.multiple === true }];
+        }),
       ),
       strict: true,
       allowPositionals: false,

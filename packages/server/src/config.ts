@@ -35,6 +35,8 @@ export interface OptionSpec {
   help: string;
   /** A switch: `--flag` alone turns it on; its variable takes true/false, 1/0, yes/no, on/off. */
   boolean?: true;
+  /** The flag may be given several times (its environment variable: comma-separated). */
+  multiple?: boolean;
 }
 
 /**
@@ -66,6 +68,11 @@ export const options = {
   mailSpf: { flag: 'mail-spf', env: 'SVC_MAIL_SPF', help: "SPF mechanism vendors add to their sender domain's SPF record (default include:<domain of --mail-from>)" },
   providerAApiUrl: { flag: 'provider-a-api-url', env: 'SVC_PROVIDER_A_API_URL', help: "provider_a's API base URL, to look up unknown customers with the integration's API key" },
   name: { flag: 'name', env: 'SVC_ACCOUNT_NAME', help: 'name of the new account' },
+  file: { flag: 'file', env: 'SVC_IMPORT_FILE', help: 'the account export (svc-account-export-v1) to import' },
+  keys: {
+    flag: 'keys', env: 'SVC_IMPORT_KEYS', multiple: true,
+    help: 'a key export (svc-signing-keys-v1) of one product; once per product (environment: comma-separated)',
+  },
   ownerEmail: { flag: 'owner-email', env: 'SVC_OWNER_EMAIL', help: "e-mail address of the account's owner" },
   servicePlan: { flag: 'service-plan', env: 'SVC_SERVICE_PLAN', help: "the account's service plan (default: the host's default plan)" },
 } as const satisfies Record<string, OptionSpec>;
@@ -316,4 +323,19 @@ export function senderDomainConfig(flags: Record<string, unknown>, env: Env, fro
     throw new ConfigError(`--mail-spf must be one SPF mechanism such as include:svc.example or ip4:203.0.113.5, got ${JSON.stringify(spfMechanism)}`);
   }
   return { dnsServers: servers, spfMechanism };
+}
+
+/**
+ * The values of a repeatable option: every `--flag`, else its environment variable split at commas.
+ *
+ * @example
+ * ```ts
+ * optionValues('keys', { keys: ['a.json', 'b.json'] }, {}); // ['a.json', 'b.json']
+ * ```
+ */
+export function optionValues(name: OptionName, flags: Record<string, unknown>, env: Env): string[] {
+  const flag = flags[name];
+  if (Array.isArray(flag) && flag.length > 0) return flag.filter((v): v is string => typeof v === 'string' && v !== '');
+  const fromEnv = env[options[name].env];
+  return fromEnv ? fromEnv.split(',').map((v) => v.trim()).filter((v) => v !== '') : [];
 }

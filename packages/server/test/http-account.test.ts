@@ -79,7 +79,9 @@ describeEverySetup('integrations, API keys and the account over HTTP', (setup) =
     expect(billing.status).toBe(200);
     expect(billing.body).toHaveProperty('plan');
 
-    expect((await h.api('GET', '/account/sender-domain')).body).toEqual({ domain: null, status: 'none', records: [] });
+    expect((await h.api('GET', '/account/sender-domain')).body).toEqual({
+      domain: null, status: 'none', senderEmail: null, records: [], createdAt: null, checkedAt: null, verifiedAt: null,
+    });
     expect((await h.api('POST', '/account/sender-domain/verify')).body.error.code).toBe('not_found');
     for (const method of ['POST', 'DELETE']) {
       const res = await h.api(method, '/account/sender-domain', method === 'POST' ? { domain: 'acme.test' } : undefined);

@@ -12,6 +12,7 @@ it('exports exactly the public API of the server package (a rename or removal is
     'WEBHOOK_BODY_LIMIT',
     'buildKeyEmailMessage',
     'createApp',
+    'createDnsResolver',
     'createEmbeddedStore',
     'createFileMailer',
     'createJsonLogger',

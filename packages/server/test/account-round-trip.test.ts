@@ -1,0 +1,189 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeCertificate } from '@svc-licensing/cert-format';
+import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom, type LicenseEngine } from '@svc-licensing/license-engine';
+import { verifyCertificate } from '@svc-licensing/verifier';
+import { createMySqlStore, migrate } from '../src/stores/mysql/index.js';
+import { cleanEnv, runCli } from './cli-process.js';
+import { createHarness, type Harness, type SignedIn } from './helpers/harness.js';
+import { fingerprint } from './helpers/fixtures.js';
+import { createTestDatabase, type TestDatabase } from './support/mysql-database.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of cleanups.splice(0).reverse()) await close();
+});
+
+interface Machine {
+  product: string;
+  key: string;
+  fingerprint: string;
+  licenseId: string;
+}
+
+/** An account on the embedded store with two products (one rotated, with a pending key), plans, licenses, activated machines, an integration and a sender domain. */
+async function sourceAccount(h: Harness, owner: SignedIn) {
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await h.api(method, path, body, { session: owner });
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+    return res.body;
+  };
+  const editor = await api('POST', '/products', { name: 'Acme Editor', keyPrefix: 'ED', offlineDays: 30 });
+  await api('POST', `/products/${editor.id}/keys`);
+  await api('POST', `/products/${editor.id}/keys/k2/activate`); // k1 retired, k2 signs
+  await api('POST', `/products/${editor.id}/keys`); // k3 pending
+  const viewer = await api('POST', '/products', { name: 'Acme Viewer', keyPrefix: 'VW' });
+  const pro = await api('POST', `/products/${editor.id}/plans`, { code: 'pro', kind: 'subscription', maxActivations: 3, entitlements: ['export'] });
+  const life = await api('POST', `/products/${viewer.id}/plans`, { code: 'life', kind: 'perpetual', maxMajor: 2, maxActivations: 3 });
+  const paidUntil = new Date(h.clock.now() + 60 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const machines: Machine[] = [];
+  const licenses = [];
+  for (const [i, plan] of [pro, pro, life].entries()) {
+    const body = { plan: plan.id, email: `buyer${i}@example.test`, name: `Buyer ${i}`, ...(plan.code === 'pro' ? { paidUntil } : {}) };
+    licenses.push((await api('POST', '/licenses', body)) as { id: string; key: string; product: string });
+  }
+  for (const [i, license] of licenses.entries()) {
+    for (let m = 0; m <= i; m++) {
+      const fp = fingerprint(license.product, `${i}-${m}`);
+      const activated = await h.client('activate', { product: license.product, key: license.key, fingerprint: fp, name: `machine ${m}` });
+      expect(activated.status, JSON.stringify(activated.body)).toBe(200);
+      machines.push({ product: license.product, key: license.key, fingerprint: fp, licenseId: license.id });
+    }
+  }
+  const spare = (await api('POST', '/licenses', { plan: pro.id, email: 'spare@example.test', paidUntil })) as { id: string; key: string };
+  await api('POST', `/licenses/${licenses[1]!.id}/suspend`);
+  await api('POST', '/integrations', { provider: 'provider_b', product: viewer.id, webhookSecret: 'whsec-do-not-export', priceMap: { '123': 'life' } });
+  await api('POST', '/integrations', { provider: 'provider_a', product: editor.id, apiKey: 'pa-key-do-not-export', priceMap: { pri_1: 'pro' } });
+  await api('POST', '/account/sender-domain', { domain: 'mail.acme.test' });
+  const apiKey = await api('POST', '/api-keys', { name: 'ci' });
+  return { editor, viewer, machines, licenses, spare, apiKeyValue: apiKey.key as string };
+}
+
+const SECTIONS = [
+  'format', 'exportedAt', 'exportId', 'account', 'senderDomain', 'apiKeys', 'products', 'signingKeys', 'plans', 'customers', 'integrations',
+  'providerCustomers', 'licenses', 'activations', 'processedEvents', 'auditEvents',
+];
+
+describe('account export and import', () => {
+  it('exports from the embedded store, imports into MariaDB with the CLI, and every activated machine validates there with the same key and kids', async () => {
+    const h = await createHarness({ mode: 'in-process', store: 'embedded' });
+    const owner = await h.signIn();
+    const source = await sourceAccount(h, owner);
+    const dir = await mkdtemp(join(tmpdir(), 'svc-round-trip-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+
+    // The export, streamed over HTTP in the owner's session.
+    const res = await h.fetch('/v1/account/export', { method: 'POST', headers: owner.headers });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('content-disposition')).toMatch(new RegExp(`attachment; filename="svc-account-export-${h.accountId}-\\d{4}-\\d{2}-\\d{2}\\.json"`));
+    const text = await res.text();
+    const doc = JSON.parse(text);
+    expect(Object.keys(doc)).toEqual(SECTIONS);
+    expect(doc.format).toBe('svc-account-export-v1');
+    expect(doc.account.id).toBe(h.accountId);
+    expect(doc.products.map((p: { id: string }) => p.id).sort()).toEqual([source.editor.id, source.viewer.id].sort());
+    expect(doc.signingKeys.map((k: { kid: string; status: string }) => `${k.kid}:${k.status}`).sort()).toEqual(['k1:active', 'k1:retired', 'k2:active', 'k3:pending']);
+    expect(doc.licenses).toHaveLength(4);
+    expect(doc.licenses.map((l: { key: string }) => l.key).sort()).toEqual([...source.licenses.map((l) => l.key), source.spare.key].sort());
+    expect(doc.activations).toHaveLength(source.machines.length);
+    expect(doc.integrations.map((i: { hasWebhookSecret: boolean; hasApiKey: boolean }) => [i.hasWebhookSecret, i.hasApiKey]).sort()).toEqual([[false, true], [true, false]]);
+    expect(doc.apiKeys.map((k: { name: string }) => k.name).sort()).toEqual(['ci', 'default']);
+    expect(doc.senderDomain).toMatchObject({ domain: 'mail.acme.test', status: 'pending' });
+    expect(doc.auditEvents.at(-1)).toMatchObject({ id: doc.exportId, type: 'account.exported' });
+    // No secret of any kind: key values, webhook and provider secrets, private keys (sealed or clear), the DKIM key.
+    for (const secret of ['whsec-do-not-export', 'pa-key-do-not-export', source.apiKeyValue, '"hash"', '"privateKey"', 'dkimPrivateKey', 'PRIVATE KEY', '"v1.']) {
+      expect(text, secret).not.toContain(secret);
+    }
+    const events = await h.api('GET', '/events', undefined, { session: owner });
+    expect(events.body.data[0]).toMatchObject({ id: doc.exportId, type: 'account.exported', license: null });
+
+    // The key export of each product, as the owner downloads them.
+    const exportFile = join(dir, 'account.json');
+    await writeFile(exportFile, text);
+    const keyFiles: string[] = [];
+    for (const product of [source.editor, source.viewer]) {
+      const keys = await h.api('POST', `/products/${product.id}/keys/export`, undefined, { session: owner });
+      expect(keys.status).toBe(200);
+      const file = join(dir, `keys-${product.id}.json`);
+      await writeFile(file, JSON.stringify(keys.body));
+      keyFiles.push(file);
+    }
+    const publicKeys: Record<string, Record<string, string>> = {};
+    for (const product of [source.editor, source.viewer]) {
+      const list = await h.api('GET', `/products/${product.id}/keys`);
+      publicKeys[product.id] = Object.fromEntries(list.body.data.map((k: { kid: string; publicKey: string }) => [k.kid, k.publicKey]));
+    }
+
+    // Import into a fresh MariaDB database with another master key.
+    const db = await createTestDatabase('import');
+    cleanups.push(() => db.drop());
+    await migrate(db.url);
+    const masterKey = randomBytes(32);
+    const env = { ...cleanEnv, SVC_MASTER_KEY: masterKey.toString('base64') };
+    const keyArgs = keyFiles.flatMap((f) => ['--keys', f]);
+
+    // Refused without every product's key export, and nothing written.
+    const missing = await runCli(['account', 'import', '--file', exportFile, '--keys', keyFiles[0]!, '--database', db.url], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no private key for k1 of product|give that product's key export/);
+    // A file cut short is refused, and nothing written.
+    const cut = join(dir, 'cut.json');
+    await writeFile(cut, text.slice(0, Math.floor(text.length * 0.8)));
+    const truncated = await runCli(['account', 'import', '--file', cut, ...keyArgs, '--database', db.url], env);
+    expect(truncated.code).toBe(1);
+    expect(await db.admin<{ n: number }[]>(`SELECT COUNT(*) AS n FROM \`${db.name}\`.accounts`)).toEqual([{ n: 0 }]);
+    expect(await db.admin<{ n: number }[]>(`SELECT COUNT(*) AS n FROM \`${db.name}\`.licenses`)).toEqual([{ n: 0 }]);
+
+    const imported = await runCli(['account', 'import', '--file', exportFile, ...keyArgs, '--database', db.url], env);
+    expect(imported.stderr).toBe('');
+    expect(imported.code).toBe(0);
+    const out = JSON.parse(imported.stdout) as { accountId: string; apiKey: string; counts: Record<string, number> };
+    expect(out.accountId).toBe(h.accountId);
+    expect(out.counts).toMatchObject({ products: 2, signingKeys: 4, plans: 2, licenses: 4, activations: source.machines.length, integrations: 2 });
+
+    // The imported account on MariaDB, at the same clock as the source.
+    const store = createMySqlStore(db.url);
+    cleanups.push(() => store.close());
+    const clock = { now: () => h.clock.now() };
+    const target: LicenseEngine = createLicenseEngine({
+      store, clock, random: cryptoRandom, ids: createIdGenerator({ clock, random: cryptoRandom }), secrets: createSecretBox(new Uint8Array(masterKey)),
+    });
+    expect((await target.authenticate(out.apiKey)).accountId).toBe(h.accountId);
+    const now = Math.floor(h.clock.now() / 1000);
+    for (const machine of source.machines) {
+      const license = await target.getLicense(h.accountId, machine.licenseId);
+      const before = await h.engine.getLicense(h.accountId, machine.licenseId);
+      expect(license).toEqual(before);
+      if (license.status === 'suspended') {
+        await expect(target.validate({ product: machine.product, key: machine.key, fingerprint: machine.fingerprint })).rejects.toMatchObject({ code: 'license_suspended' });
+        continue;
+      }
+      const { certificate } = await target.validate({ product: machine.product, key: machine.key, fingerprint: machine.fingerprint });
+      const expectedKid = machine.product === source.editor.id ? 'k2' : 'k1';
+      expect(decodeCertificate(certificate).payload.kid).toBe(expectedKid);
+      const verified = await verifyCertificate(certificate, { publicKeys: publicKeys[machine.product]!, product: machine.product, fingerprint: machine.fingerprint, appMajor: 1, now });
+      expect(verified.outcome).toBe('valid');
+    }
+    // A new machine on the spare license activates there too, under the same kid.
+    const spareFp = fingerprint(source.editor.id, 'new');
+    const fresh = await target.activate({ product: source.editor.id, key: source.spare.key, fingerprint: spareFp });
+    expect(decodeCertificate(fresh.certificate).payload.kid).toBe('k2');
+    // Integrations come without secrets; the pending key is still pending and activates.
+    expect((await target.listIntegrations(h.accountId)).data.map((i) => [i.hasWebhookSecret, i.hasApiKey])).toEqual([[false, false], [false, false]]);
+    expect((await target.activateSigningKey(h.accountId, source.editor.id, 'k3')).status).toBe('active');
+    expect((await target.getSenderDomain(h.accountId)).status).toBe('none');
+    const targetEvents = await target.listEvents(h.accountId);
+    expect(targetEvents.data.map((e) => e.type)).toEqual(expect.arrayContaining(['signing_key.rotated', 'account.imported', 'account.exported']));
+
+    // The same export again: the account exists, nothing changes.
+    const again = await runCli(['account', 'import', '--file', exportFile, ...keyArgs, '--database', db.url], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already exists/);
+    expect(await db.admin<{ n: number }[]>(`SELECT COUNT(*) AS n FROM \`${db.name}\`.licenses`)).toEqual([{ n: 4 }]);
+    expect(await readFile(exportFile, 'utf8')).toBe(text);
+  });
+});
