@@ -31,6 +31,7 @@ interface UdpSocket {
 }
 interface TcpServer {
   once(event: 'error', listener: (error: Error) => void): void;
+  on(event: 'connection', listener: (socket: { destroy(): void; once(event: 'close', listener: () => void): void }) => void): void;
   listen(port: number, host: string, ready: () => void): void;
 }
 
@@ -67,7 +68,15 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       inner.tcp.once('error', () => resolve(false));
       inner.tcp.listen(port, '127.0.0.1', () => resolve(true));
     });
-    if (tcp) return { server, port };
+    if (tcp) {
+      // Resolvers keep TCP connections open; closing must end them, or `close` waits for the client.
+      const sockets = new Set<{ destroy(): void }>();
+      inner.tcp.on('connection', (socket) => {
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+      });
+      return { server, port, sockets };
+    }
     (inner.udp as unknown as { close(): void }).close();
     return null;
   };
@@ -76,7 +85,7 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     if (attempt === 20) throw new Error('no port free for both UDP and TCP');
     opened = await open();
   }
-  const { server, port } = opened;
+  const { server, port, sockets } = opened;
   let closing: Promise<void> | null = null;
   return {
     address: `127.0.0.1:${port}`,
@@ -89,7 +98,10 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       zone.delete(name.toLowerCase());
     },
     close: async () => {
-      closing ??= server.close();
+      if (!closing) {
+        for (const socket of sockets) socket.destroy();
+        closing = server.close();
+      }
       await closing;
     },
   };
