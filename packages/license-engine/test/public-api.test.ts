@@ -100,7 +100,6 @@ it('the engine has exactly these operations', () => {
       "reinstateLicense",
       "releaseKeyEmail",
       "releasePortalActivation",
-      "removeMember",
       "releaseSenderDomain",
       "removeMember",
       "reopenAccount",
