@@ -6,6 +6,7 @@ it('exports exactly the public API of the server package (a rename or removal is
     'ApiError',
     'ConfigError',
     'DEFAULT_BODY_LIMIT',
+    'DEFAULT_MAX_RATE_LIMIT_WINDOWS',
     'DEFAULT_RATE_LIMITS',
     'ProviderAFetchError',
     'SESSION_COOKIE',
