@@ -9,7 +9,11 @@ export { HTML_CACHE, IMMUTABLE_CACHE, mountWebApp, WEB_CSP, WEB_SECURITY_HEADERS
 export type { WebMount } from './serve.js';
 
 /** The browser apps the server serves, and where. */
-export const WEB_MOUNTS: readonly WebMount[] = [{ app: 'dashboard', path: '/dashboard/' }];
+export const WEB_MOUNTS: readonly WebMount[] = [
+  { app: 'dashboard', path: '/dashboard/' },
+  // The customer portal of an account with the service-hosted portal (its API answers 404 for any other).
+  { app: 'portal', path: '/portal/{accountId}/' },
+];
 
 /** Where the browser apps' build is, and which apps are mounted. */
 export interface WebOptions {

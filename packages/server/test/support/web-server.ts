@@ -37,7 +37,7 @@ export async function startWebServer(kind: StoreKind): Promise<WebServer> {
 
   const engine = createLicenseEngine({ store: store.store(), secrets: createSecretBox(new Uint8Array(randomBytes(32))) });
   const mailer = createSmtpMailer({ host: '127.0.0.1', port: smtp.port, security: 'none' });
-  const keyEmails = createKeyEmailSender({ engine, mailer, sender: { fromAddress: 'licenses@service.test' } });
+  const keyEmails = createKeyEmailSender({ engine, mailer, sender: { fromAddress: 'licenses@service.test' }, publicBaseUrl: url });
   const app = createApp({
     engine,
     publicBaseUrl: url,

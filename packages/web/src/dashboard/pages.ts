@@ -10,6 +10,7 @@ import { LicenseNewPage } from './pages/license-new.js';
 import { LicensePage } from './pages/license.js';
 import { LicensesPage } from './pages/licenses.js';
 import { MembersPage } from './pages/members.js';
+import { OfflineActivationPage } from './pages/offline-activation.js';
 import { OverviewPage } from './pages/overview.js';
 import { PlanPage, PlansPage } from './pages/plans.js';
 import { ProductPage } from './pages/product.js';
@@ -39,6 +40,7 @@ export const PAGES: PageDef[] = [
   { path: ['licenses'], label: 'Licenses', nav: true, component: LicensesPage },
   { path: ['licenses', 'new'], label: 'New license', nav: false, section: 'licenses', component: LicenseNewPage },
   { path: ['licenses', ':id'], label: 'License', nav: false, section: 'licenses', component: LicensePage },
+  { path: ['offline-activation'], label: 'Offline activation', nav: true, component: OfflineActivationPage },
   { path: ['customers'], label: 'Customers', nav: true, component: CustomersPage },
   { path: ['customers', ':id'], label: 'Customer', nav: false, section: 'customers', component: CustomerPage },
   { path: ['events'], label: 'Events', nav: true, component: EventsPage },
