@@ -166,3 +166,16 @@ export async function ingest(
   for (const a of agents) a.destroy();
   return { fresh, duplicates };
 }
+
+/** Delivers purchase `n` of `run` (its two events, in order) to one server; rejects on a non-200 answer. */
+export async function ingestOne(url: string, setup: IngestSetup, run: string, n: number): Promise<void> {
+  const agent = new Agent({ keepAlive: false });
+  try {
+    for (const body of purchaseBodies(run, n)) {
+      const status = await post(agent, new URL(url), setup.path, body);
+      if (status !== 200) throw new Error(`delivery answered ${status}`);
+    }
+  } finally {
+    agent.destroy();
+  }
+}

@@ -20,6 +20,9 @@ export async function upsertCustomer(
   email: string,
   name: string | null,
 ): Promise<CustomerRecord> {
+  // Unchanged: read without a lock (customers are never deleted; nothing here is written).
+  const found = await tx.findOne('customers', { accountId, email });
+  if (found && (name === null || name === found.name)) return found;
   const at = now(ctx);
   const customer: CustomerRecord = { id: ctx.ids.next('cus'), accountId, email, name: name ?? email, createdAt: at, updatedAt: at };
   const existing = await lockOrInsert(

@@ -123,14 +123,19 @@ export async function getIntegrationSecrets(
   integrationId: string,
 ): Promise<{ integration: IntegrationView; accountId: string; webhookSecret: string | null; apiKey: string | null } | null> {
   if (typeof integrationId !== 'string' || integrationId === '') return null;
-  return transact(ctx, async (tx) => {
-    const record = await tx.get('integrations', integrationId);
-    if (!record) return null;
-    return {
-      integration: integrationView(record),
-      accountId: record.accountId,
-      webhookSecret: open(ctx, record.webhookSecret),
-      apiKey: open(ctx, record.apiKey),
-    };
-  });
+  // Read-only (every webhook delivery starts here): on MySQL one autocommitted SELECT, no COMMIT.
+  return transact(
+    ctx,
+    async (tx) => {
+      const record = await tx.get('integrations', integrationId);
+      if (!record) return null;
+      return {
+        integration: integrationView(record),
+        accountId: record.accountId,
+        webhookSecret: open(ctx, record.webhookSecret),
+        apiKey: open(ctx, record.apiKey),
+      };
+    },
+    { readOnly: true },
+  );
 }

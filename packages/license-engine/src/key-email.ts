@@ -1,5 +1,5 @@
 import { LicensingError } from './errors.js';
-import type { LicenseRecord, Locale } from './records.js';
+import type { AccountRecord, LicenseRecord, Locale } from './records.js';
 import type { StoreTx } from './store.js';
 import { loadAccount } from './accounts.js';
 import type { EngineContext } from './_internal/context.js';
@@ -41,20 +41,21 @@ export interface KeyEmail {
 /**
  * Reserves one key e-mail for a license inside the caller's transaction: `key_email_in_progress`
  * while another unexpired reservation exists; `rate_limited` when the service plan's hourly
- * budget is used up. Nothing is written when either is thrown.
+ * budget is used up. Nothing is written when either is thrown. `account` (the license's, when the
+ * caller has it already) saves a read.
  */
-export async function reserveKeyEmailIn(ctx: EngineContext, tx: StoreTx, license: LicenseRecord): Promise<void> {
+export async function reserveKeyEmailIn(ctx: EngineContext, tx: StoreTx, license: LicenseRecord, account?: AccountRecord): Promise<void> {
   const reservation = { id: license.id, accountId: license.accountId, expiresAt: toTimestamp(ctx.clock.now() + KEY_EMAIL_RESERVATION_MS) };
   // Inserted unless one exists (a throw below rolls the insert back with everything else).
   const held = await lockOrInsert(
     (lock) => tx.get('emailReservations', license.id, lock),
     () => tx.insert('emailReservations', reservation),
+    { usuallyMissing: true }, // a reservation ends (is deleted) once its e-mail is sent
   );
   if (held && timestampMs(held.expiresAt) > ctx.clock.now()) {
     throw new LicensingError('key_email_in_progress', `a key e-mail for license ${license.id} is already being sent`);
   }
-  const account = await loadAccount(tx, license.accountId);
-  const budget = servicePlanOf(ctx, account.servicePlan).keyEmailsPerHour;
+  const budget = servicePlanOf(ctx, (account ?? (await loadAccount(tx, license.accountId))).servicePlan).keyEmailsPerHour;
   await spendHourlyBudget(ctx, tx, `keymail:${license.accountId}`, license.accountId, budget, 'license-key e-mails');
   if (held) await tx.update('emailReservations', reservation);
 }
@@ -76,11 +77,16 @@ export async function reserveKeyEmail(ctx: EngineContext, accountId: string, lic
 
 /** What to send for a license whose e-mail is reserved (after `applyPaymentCommand` or `createLicense`). */
 export async function getKeyEmail(ctx: EngineContext, licenseId: string): Promise<KeyEmail> {
-  return transact(ctx, async (tx) => {
-    const license = await tx.get('licenses', licenseId);
-    if (!license) throw new LicensingError('not_found', `license ${licenseId} not found`);
-    return keyEmailOf(ctx, tx, license);
-  });
+  // Read-only: after every license-creating webhook; on MySQL autocommitted SELECTs, no COMMIT.
+  return transact(
+    ctx,
+    async (tx) => {
+      const license = await tx.get('licenses', licenseId);
+      if (!license) throw new LicensingError('not_found', `license ${licenseId} not found`);
+      return keyEmailOf(ctx, tx, license);
+    },
+    { readOnly: true },
+  );
 }
 
 /** Ends a reservation once the e-mail is sent or has failed, so the next send may run. */

@@ -54,6 +54,7 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
     const seen = await lockOrInsert(
       (lock) => tx.findOne('processedEvents', { integrationId, eventId }, lock),
       () => tx.insert('processedEvents', processed),
+      { usuallyMissing: true },
     );
     if (seen) {
       const duplicate: PaymentResult = { result: 'duplicate', detail: `event ${eventId} was already processed`, licenseId: null, keyEmail: null };

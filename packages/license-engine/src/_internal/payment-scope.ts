@@ -155,6 +155,6 @@ function subscriptionEnded(s: PaymentScope, license: LicenseRecord): boolean {
 /** Reserves the new license's key e-mail; none while the account is closed. */
 export async function keyEmailFor(s: PaymentScope, license: LicenseRecord): Promise<Outcome['keyEmail']> {
   if (s.account.status !== 'open') return null;
-  await reserveKeyEmailIn(s.ctx, s.tx, license);
+  await reserveKeyEmailIn(s.ctx, s.tx, license, s.account);
   return { licenseId: license.id };
 }

@@ -1,0 +1,45 @@
+// Counts the database statements and commits of webhook ingest: one server process on a database
+// nobody else uses (BENCH_COUNT_URL, default Galera node 1 at 127.0.0.1:3311), 50 purchases
+// delivered one after the other, the server's `Questions` and `Com_commit` counters read before
+// and after. A deterministic measure of the round trips per event, unlike throughput on a shared
+// machine. Run: `npx tsx http/count-statements.ts` in benchmarks/ after `pnpm build`.
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { runCli, startServer } from './processes.js';
+import { ingestOne, seedIntegration } from './webhooks.js';
+
+const SERVER = process.env['BENCH_COUNT_URL'] ?? 'mysql://root@127.0.0.1:3311';
+const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
+const PURCHASES = 50;
+const name = `count_${randomBytes(6).toString('hex')}`;
+const url = `${SERVER}/${name}`;
+const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
+const admin = await createConnection({ uri: SERVER });
+const counters = async () => {
+  const [rows] = await admin.query("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Com_commit')");
+  return Object.fromEntries((rows as { Variable_name: string; Value: string }[]).map((r) => [r.Variable_name, Number(r.Value)]));
+};
+try {
+  await runCli(['migrate', '--database', url], env);
+  const created = await runCli(['account', 'create', '--name', 'Count', '--owner-email', 'c@count.test', '--service-plan', 'unlimited', '--database', url], env);
+  const apiKey = (JSON.parse(created) as { apiKey: string }).apiKey;
+  const server = await startServer(['--database', url, '--redis-url', `${REDIS}?prefix=${name}`, '--outbox', join(tmpdir(), name)], env);
+  try {
+    const setup = await seedIntegration(server.url, apiKey);
+    await ingestOne(server.url, setup, 'warm', 0);
+    const before = await counters();
+    for (let i = 1; i <= PURCHASES; i++) await ingestOne(server.url, setup, 'count', i);
+    const after = await counters();
+    // Each read of the counters is one statement of this connection.
+    const statements = (after['Questions']! - before['Questions']! - 1) / (PURCHASES * 2);
+    const commits = (after['Com_commit']! - before['Com_commit']!) / (PURCHASES * 2);
+    process.stdout.write(`per event (customer.created + transaction.completed, averaged): ${statements.toFixed(1)} statements, ${commits.toFixed(2)} COMMITs\n`);
+  } finally {
+    await server.stop();
+  }
+} finally {
+  await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  await admin.end();
+}
