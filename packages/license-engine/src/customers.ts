@@ -39,6 +39,42 @@ export async function upsertCustomer(
   return renamed;
 }
 
+/**
+ * A customer's address changed at the payment provider: the account's customer at `from` moves to
+ * `to` (a given name replaces theirs), and its licenses' copies follow. When another customer already
+ * has `to`, the licenses move to that customer instead and the old record keeps none. Null when no
+ * customer has `from`.
+ */
+export async function moveCustomer(
+  ctx: EngineContext,
+  tx: StoreTx,
+  accountId: string,
+  from: string,
+  to: string,
+  name: string | null,
+): Promise<CustomerRecord | null> {
+  const old = await tx.findOne('customers', { accountId, email: from }, { lock: true });
+  if (!old) return null;
+  const at = now(ctx);
+  // Not a locking read: a concurrent insert of `to` clashes on the unique address and the unit reruns.
+  const taken = await tx.findOne('customers', { accountId, email: to });
+  let customer: CustomerRecord;
+  if (taken === null) {
+    customer = { ...old, email: to, name: name ?? old.name, updatedAt: at };
+    await tx.update('customers', customer);
+  } else {
+    customer = name === null || name === taken.name ? taken : { ...taken, name, updatedAt: at };
+    if (customer !== taken) {
+      await tx.update('customers', customer);
+      for (const license of await tx.findMany('licenses', { customerId: taken.id })) await tx.update('licenses', { ...license, customerName: customer.name });
+    }
+  }
+  for (const license of await tx.findMany('licenses', { customerId: old.id })) {
+    await tx.update('licenses', { ...license, customerId: customer.id, customerEmail: to, customerName: customer.name });
+  }
+  return customer;
+}
+
 /** `GET /customers`: newest first; `email` exact, `q` part of e-mail or name. */
 export async function listCustomers(
   ctx: EngineContext,

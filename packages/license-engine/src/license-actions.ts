@@ -43,11 +43,12 @@ export function revokeLicense(ctx: EngineContext, accountId: string, id: string)
   return changeStatus(ctx, accountId, id, () => 'revoked');
 }
 
-/** `DELETE /activations/{id}`: frees the machine's seat; returns the license. Allowed in any status. */
+/** `DELETE /activations/{id}`: frees the machine's seat; returns the license. `conflict` on a revoked license (revoked is final): nothing changes. */
 export async function deleteActivation(ctx: EngineContext, accountId: string, activationId: string): Promise<LicenseView> {
   return transact(ctx, async (tx) => {
     const found = await owned(tx, 'activations', accountId, activationId, 'activation');
     const license = await owned(tx, 'licenses', accountId, found.licenseId, 'license', true);
+    if (license.status === 'revoked') throw new LicensingError('conflict', `license ${license.id} is revoked; its machines cannot change`);
     // Re-read under the license lock: a concurrent deactivation may have removed it.
     const activation = await tx.get('activations', activationId, { lock: true });
     if (!activation) throw new LicensingError('not_found', `activation ${activationId} not found`);

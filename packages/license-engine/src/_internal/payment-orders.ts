@@ -1,19 +1,24 @@
 import type { ChargebackCommand, CustomerUpsertedCommand, PurchaseCompletedCommand, RefundedCommand } from '../commands.js';
 import type { LicenseRecord } from '../records.js';
-import { upsertCustomer } from '../customers.js';
+import { moveCustomer, upsertCustomer } from '../customers.js';
 import { insertLicense } from './new-license.js';
 import type { Outcome, PaymentScope } from './payment-scope.js';
 import { ignored, keyEmailFor, licenseOfSubscription, mappedPlan, processed, quantityOf, rememberProviderCustomer, resolveCustomer } from './payment-scope.js';
 import { saveLicense, withStatus } from './status.js';
 import { requireEmail, requireString } from './validate.js';
 
-/** customer.created / customer.updated: maps the provider customer ID to an e-mail; no license change. */
+/**
+ * customer.created / customer.updated: creates or updates the customer linked to the provider customer
+ * ID (webhook rule 7). A changed e-mail moves that customer record, with its licenses, to the new
+ * address; no second customer is created. No license changes otherwise.
+ */
 export async function onCustomerUpserted(s: PaymentScope, cmd: CustomerUpsertedCommand): Promise<Outcome> {
   const providerCustomerId = requireString(cmd.customer?.providerCustomerId, 'customer.providerCustomerId', 200);
   const email = requireEmail(cmd.customer.email, 'customer.email');
   const name = cmd.customer.name ?? null;
-  await rememberProviderCustomer(s, providerCustomerId, email, name);
-  const customer = await upsertCustomer(s.ctx, s.tx, s.account.id, email, name);
+  const previous = await rememberProviderCustomer(s, providerCustomerId, email, name);
+  const moved = previous !== null && previous !== email ? await moveCustomer(s.ctx, s.tx, s.account.id, previous, email, name) : null;
+  const customer = moved ?? (await upsertCustomer(s.ctx, s.tx, s.account.id, email, name));
   return processed(`provider customer ${providerCustomerId} is ${customer.id}`, null);
 }
 

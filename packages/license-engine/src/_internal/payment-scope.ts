@@ -66,9 +66,10 @@ export async function resolveCustomer(s: PaymentScope, ref: CustomerRef): Promis
 
 /**
  * Maps a provider customer ID to an e-mail in this integration (inserted, or updated when the e-mail or
- * name changed; an unchanged mapping is not rewritten).
+ * name changed; an unchanged mapping is not rewritten). Returns the e-mail it mapped to before, or null
+ * for a new mapping.
  */
-export async function rememberProviderCustomer(s: PaymentScope, providerCustomerId: string, email: string, name: string | null): Promise<void> {
+export async function rememberProviderCustomer(s: PaymentScope, providerCustomerId: string, email: string, name: string | null): Promise<string | null> {
   const at = now(s.ctx);
   const mapping = await lockOrInsert(
     (lock) => s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId }, lock),
@@ -84,10 +85,10 @@ export async function rememberProviderCustomer(s: PaymentScope, providerCustomer
         updatedAt: at,
       }),
   );
-  if (mapping) {
-    const next = { ...mapping, email, name };
-    if (next.email !== mapping.email || next.name !== mapping.name) await s.tx.update('providerCustomers', { ...next, updatedAt: at });
-  }
+  if (!mapping) return null;
+  const next = { ...mapping, email, name };
+  if (next.email !== mapping.email || next.name !== mapping.name) await s.tx.update('providerCustomers', { ...next, updatedAt: at });
+  return mapping.email;
 }
 
 /** The license following a provider subscription in this product, locked; null when none does. */

@@ -12,9 +12,13 @@ const STATUSES = ['active', 'past_due', 'canceled', 'suspended', 'expired'] as c
 /** True when the event is not newer than the last one applied to the license (rule 1). */
 const isStale = (s: PaymentScope, license: LicenseRecord) => license.lastEventKey !== null && s.key <= license.lastEventKey;
 
-/** The license moved onto another plan in place: key and machines stay, the new terms apply at the next certificate. */
+/**
+ * The license moved onto another plan in place: key and machines stay, the new terms (entitlements,
+ * machines per seat, major-version limit) apply at the next certificate (webhook rule 3). Only the
+ * per-license activation override is kept; a `maxMajor` set on the license belonged to the old plan.
+ */
 function onPlan(license: LicenseRecord, plan: PlanRecord | null): LicenseRecord {
-  return plan === null || plan.id === license.planId ? license : { ...license, planId: plan.id, planCode: plan.code };
+  return plan === null || plan.id === license.planId ? license : { ...license, planId: plan.id, planCode: plan.code, maxMajorOverride: null };
 }
 
 /**
