@@ -12,7 +12,7 @@ import { ingestOne, seedIntegration } from './webhooks.js';
 
 const SERVER = process.env['BENCH_COUNT_URL'] ?? 'mysql://root@127.0.0.1:3311';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
-const PURCHASES = 50;
+const PURCHASES = Number(process.env["BENCH_COUNT_PURCHASES"] ?? 50);
 const name = `count_${randomBytes(6).toString('hex')}`;
 const url = `${SERVER}/${name}`;
 const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };

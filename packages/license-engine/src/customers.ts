@@ -28,6 +28,7 @@ export async function upsertCustomer(
   const existing = await lockOrInsert(
     (lock) => tx.findOne('customers', { accountId, email }, lock),
     () => tx.insert('customers', customer),
+    { usuallyMissing: found === null }, // just read: not there (a concurrent insert still clashes)
   );
   if (!existing) return customer;
   if (name === null || name === existing.name) return existing;
