@@ -1,6 +1,7 @@
 // Public API of @svc-licensing/server. Every export is listed by name: a rename is a visible decision.
 export { createApp } from './app.js';
 export type { AppOptions } from './app.js';
+export type { ReadinessCheck } from './routes/health.js';
 export type { WebMount, WebOptions } from './web/index.js';
 export { listen } from './node-server.js';
 export type { ListenOptions, RunningServer } from './node-server.js';
