@@ -275,8 +275,10 @@ export async function revokeSession(ctx: EngineContext, accountId: string, sessi
   });
 }
 
-/** Deletes every session and unused link of the account inside the caller's transaction (closure). */
+/** Deletes every dashboard and customer portal session and every link of the account inside the caller's transaction (closure). */
 export async function dropAccountAccess(tx: StoreTx, accountId: string): Promise<void> {
   for (const session of await tx.findMany('sessions', { accountId })) await tx.delete('sessions', session.id);
   for (const link of await tx.findMany('linkTokens', { accountId })) await tx.delete('linkTokens', link.id);
+  // Customer portal sessions end too (a reopened account's customers sign in again).
+  for (const session of await tx.findMany('customerSessions', { accountId })) await tx.delete('customerSessions', session.id);
 }

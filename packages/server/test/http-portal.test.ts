@@ -230,4 +230,16 @@ describeEverySetup('customer portal API', (setup) => {
     const none = await h.api('PATCH', '/account', { customerPortal: { mode: 'none' } });
     expect(none.body.portalUrl).toBeNull();
   });
+
+  it('closing the account ends customer sessions: they do not come back when the account is reopened', async () => {
+    const h = await createPortalHarness(setup);
+    await licensed(h);
+    const customer = await signInCustomer(h, h.accountId, BUYER);
+    const { reopenLink } = await h.engine.closeAccount(h.accountId);
+    expect((await portalCall(h, customer, 'GET', '/licenses')).status).toBe(401);
+    expect(await h.engine.useLink(reopenLink!.token, 'reopen')).toMatchObject({ ok: true });
+    expect((await portalCall(h, customer, 'GET', '/licenses')).status).toBe(401);
+    const again = await signInCustomer(h, h.accountId, BUYER);
+    expect((await portalCall(h, again, 'GET', '/licenses')).status).toBe(200);
+  });
 });
