@@ -9,7 +9,8 @@ import type { Outcome, PaymentScope } from './_internal/payment-scope.js';
 import { onChargeback, onCustomerUpserted, onPurchase, onRefund } from './_internal/payment-orders.js';
 import { onSubscriptionChanged, onSubscriptionPaid } from './_internal/payment-subscriptions.js';
 import { lockOrInsert } from './_internal/claim.js';
-import { eventOrderKey } from './_internal/time.js';
+import { sha256Hex } from './_internal/hash.js';
+import { eventOrderKey, timestampMs, toTimestamp } from './_internal/time.js';
 import { asObject, invalid, optionalString, requireString } from './_internal/validate.js';
 
 /** What a provider event did; `keyEmail` asks the host to e-mail a new license's key (already reserved). */
@@ -102,11 +103,21 @@ export interface RejectedWebhook {
   /** What the delivery was answered, e.g. `key_email_in_progress`, `rate_limited`, `customer_unknown`, `error`. */
   result: string;
   detail: string;
+  /**
+   * The provider's event ID (for a body that could not be read, e.g. a digest of it). With it the
+   * delivery is logged once per event ID and result: a retry or replay answered the same is not
+   * logged again (for 30 days), so replays cannot grow the audit log.
+   */
+  eventId?: string;
 }
+
+/** How long a rejected delivery's (event ID, result) stays logged: its repeats add no audit event meanwhile. */
+const REJECTED_LOGGED_MS = 30 * 86_400_000;
 
 /**
  * Logs `webhook.received` for a delivery whose own transaction rolled back (409, 429, 500), in a
- * transaction of its own, so every delivery leaves an audit event. Nothing else changes: the event
+ * transaction of its own, so every delivery leaves an audit event (with `eventId`: once per event
+ * ID and result every 30 days). Nothing else changes: the event
  * is not marked processed and its retry is processed afresh. A deleted integration is a no-op.
  *
  * @example
@@ -126,10 +137,22 @@ export async function recordWebhookRejected(ctx: EngineContext, integrationId: s
   const eventType = requireString(body.eventType, 'eventType', 200);
   const result = requireString(body.result, 'result', 100);
   const detail = (optionalString(body.detail, 'detail', 100_000) ?? '').slice(0, 1000);
+  const eventId = optionalString(body.eventId, 'eventId', 200);
   await transact(ctx, async (tx) => {
     const integration = typeof integrationId === 'string' && integrationId !== '' ? await tx.get('integrations', integrationId) : null;
     if (!integration) return;
     if (provider !== integration.provider) invalid(`integration ${integrationId} is a ${integration.provider} integration`);
+    if (eventId !== null) {
+      // A marker per (integration, event ID, result), claimed insert-first: when it exists, nothing is written.
+      const id = `whr_${sha256Hex(`${integration.id}\n${eventId}\n${result}`).slice(0, 40)}`;
+      const expiresAt = toTimestamp(ctx.clock.now() + REJECTED_LOGGED_MS);
+      const marker = await lockOrInsert(
+        (lock) => tx.get('counters', id, lock),
+        () => tx.insert('counters', { id, accountId: integration.accountId, count: 1, expiresAt }),
+      );
+      if (marker && timestampMs(marker.expiresAt) > ctx.clock.now()) return;
+      if (marker) await tx.update('counters', { ...marker, expiresAt });
+    }
     await audit(ctx, tx, { accountId: integration.accountId, type: 'webhook.received', licenseId: null, data: { provider, eventType, result, detail } });
   });
 }

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signProviderB } from '@svc-licensing/provider-webhooks';
 import type { RequestLogLine } from '../src/index.js';
 import { openTestStore, STORE_KINDS, type OpenedStore } from './helpers/stores.js';
-import { createWorld, fixtureJson, readFixture, SECRET_B } from './support/payment-world.js';
+import { createWorld, eventA, fixtureJson, readFixture, SECRET_B } from './support/payment-world.js';
 
 const opened: OpenedStore[] = [];
 afterEach(async () => {
@@ -38,6 +38,28 @@ for (const kind of STORE_KINDS) {
       const received = (await w.events('webhook.received')).map((e) => e.data.result);
       expect(received).toEqual(['processed', 'ignored', 'duplicate', 'duplicate']);
       expect(await w.licenses()).toHaveLength(1);
+    });
+
+    it('logs a delivery refused the same way once: replays of a payment for a revoked license add one audit event', async () => {
+      const w = await world(kind);
+      await w.deliver('provider_a', 'customer.created');
+      await w.deliver('provider_a', 'transaction.completed.subscription');
+      const [license] = await w.licenses();
+      expect((await w.api('POST', `/licenses/${license.id}/revoke`)).status).toBe(200);
+      const renewal = eventA('transaction.completed.subscription', { eventId: 'evt_after_revoke', occurredAt: '2024-04-20T00:00:00.000000Z' });
+      renewal.data.id = 'txn_after_revoke';
+      for (let i = 0; i < 20; i++) {
+        const refused = await w.deliver('provider_a', renewal);
+        expect(refused.status).toBe(409);
+        expect(refused.body.error.code).toBe('conflict');
+      }
+      // Another refused event is logged too (once).
+      const other = eventA('transaction.completed.subscription', { eventId: 'evt_after_revoke_2', occurredAt: '2024-04-21T00:00:00.000000Z' });
+      other.data.id = 'txn_after_revoke_2';
+      for (let i = 0; i < 3; i++) expect((await w.deliver('provider_a', other)).status).toBe(409);
+      const refusedEvents = (await w.events('webhook.received')).filter((e) => e.data.result === 'conflict');
+      expect(refusedEvents).toHaveLength(2);
+      expect((await w.api('GET', `/licenses/${license.id}`)).body.status).toBe('revoked');
     });
 
     it('logs an upload the client aborts as a 499 line without a stack, never 500 internal_error', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { assertBodySize, type H3Event } from 'h3';
 import { LicensingError, StoreConflictError, type PaymentCommand, type ProviderName } from '@svc-licensing/license-engine';
 import { readWebhook } from '@svc-licensing/provider-webhooks';
@@ -66,7 +67,8 @@ export function createWebhookRoutes(options: WebhookRouteOptions): RouteDef[] {
         }
         if (read.status === 'invalid') {
           const detail = `${read.error.code}${read.error.path ? ` at ${read.error.path}` : ''}`;
-          await recordRejected(engine, integrationId, provider as ProviderName, eventTypeOf(rawBody), 'error', detail, report);
+          const digest = `body:${createHash('sha256').update(rawBody).digest('hex')}`;
+          await recordRejected(engine, integrationId, provider as ProviderName, eventTypeOf(rawBody), 'error', detail, digest, report);
           throw new ApiError('internal_error', `The event could not be read (${detail}).`);
         }
         const command = read.command;
@@ -194,7 +196,7 @@ async function rejection(
   }
   const result = reply.code === 'internal_error' ? 'error' : reply.code;
   const detail = LicensingError.is(error) ? error.message : 'processing error';
-  await recordRejected(engine, integrationId, command.provider, command.eventType, result, detail, report);
+  await recordRejected(engine, integrationId, command.provider, command.eventType, result, detail, command.eventId, report);
   return reply;
 }
 
@@ -205,11 +207,12 @@ async function recordRejected(
   eventType: string,
   result: string,
   detail: string,
+  eventId: string,
   report: (error: unknown, integrationId: string, what: string) => void,
 ): Promise<void> {
   // `webhook.received` in a transaction of its own: the delivery's transaction rolled back.
   try {
-    await engine.recordWebhookRejected(integrationId, { provider, eventType, result, detail });
+    await engine.recordWebhookRejected(integrationId, { provider, eventType, result, detail, eventId });
   } catch (error) {
     report(error, integrationId, 'audit of a rejected delivery');
   }
