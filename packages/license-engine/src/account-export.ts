@@ -1,5 +1,5 @@
 import type {
-  AccountRecord, ActivationRecord, ApiKeyRecord, AuditEventRecord, Collection, CustomerRecord, IntegrationRecord, LicenseRecord,
+  AccountRecord, ActivationRecord, ApiKeyRecord, AuditEventRecord, Collection, CustomerRecord, IntegrationRecord, LicenseRecord, MemberRecord,
   PlanRecord, ProcessedEventRecord, ProductRecord, ProviderCustomerRecord, RecordMap, SenderDomainRecord, SigningKeyRecord, Timestamp,
 } from './records.js';
 import { loadAccount } from './accounts.js';
@@ -17,7 +17,7 @@ import { now, transact } from './_internal/context.js';
 export const ACCOUNT_EXPORT_FORMAT = 'svc-account-export-v1';
 
 /** Records read per unit of work while streaming: memory holds one page per collection at a time. */
-export const ACCOUNT_EXPORT_PAGE_SIZE = 500;
+export const ACCOUNT_EXPORT_PAGE_SIZE = 2000;
 
 /** A license as exported: the stored record with its key in clear instead of encrypted. */
 export type ExportedLicense = Omit<LicenseRecord, 'keyEncrypted'> & { key: string };
@@ -32,7 +32,8 @@ export type ExportedSenderDomain = Omit<SenderDomainRecord, 'dkimPrivateKey'>;
 
 /**
  * The `svc-account-export-v1` document: every record of the account as stored, in this order
- * (parents before children, so an import can write it front to back), minus every secret.
+ * (parents before children, so an import can write it front to back), minus every secret and
+ * what is transient (sessions, sign-in links, e-mail reservations, counters).
  */
 export interface AccountExportDocument {
   format: typeof ACCOUNT_EXPORT_FORMAT;
@@ -42,6 +43,8 @@ export interface AccountExportDocument {
   account: AccountRecord;
   senderDomain: ExportedSenderDomain | null;
   apiKeys: ExportedApiKey[];
+  /** Invited members (the owner is `account.ownerEmail`); their sessions are not exported. */
+  members: MemberRecord[];
   products: ProductRecord[];
   signingKeys: ExportedSigningKey[];
   plans: PlanRecord[];
@@ -56,7 +59,7 @@ export interface AccountExportDocument {
 
 /** The sections that are lists, in document order, with their collection. */
 const LISTS = [
-  'apiKeys', 'products', 'signingKeys', 'plans', 'customers', 'integrations', 'providerCustomers', 'licenses', 'activations',
+  'apiKeys', 'members', 'products', 'signingKeys', 'plans', 'customers', 'integrations', 'providerCustomers', 'licenses', 'activations',
   'processedEvents', 'auditEvents',
 ] as const satisfies readonly (keyof AccountExportDocument & Collection)[];
 
@@ -109,6 +112,7 @@ export async function exportAccount(ctx: EngineContext, accountId: string, optio
 
   const shape: { [K in (typeof LISTS)[number]]: (record: RecordMap[K]) => unknown } = {
     apiKeys: ({ hash: _hash, ...rest }) => rest,
+    members: (r) => r,
     products: (r) => r,
     signingKeys: ({ privateKey: _privateKey, ...rest }) => rest,
     plans: (r) => r,

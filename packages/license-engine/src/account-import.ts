@@ -50,6 +50,7 @@ const isObject = (value: unknown): value is Row =>
 /** Sections read into the store, in the order the export writes them, with the ID prefix of their records. */
 const SECTIONS: Record<string, { collection: Collection; prefix: string; parents: Record<string, string> } | null> = {
   apiKeys: null, // names and prefixes only: nothing to authenticate with
+  members: { collection: 'members', prefix: 'mem_', parents: {} },
   products: { collection: 'products', prefix: 'prd_', parents: {} },
   signingKeys: { collection: 'signingKeys', prefix: 'sgk_', parents: { productId: 'products' } },
   plans: { collection: 'plans', prefix: 'pln_', parents: { productId: 'products' } },

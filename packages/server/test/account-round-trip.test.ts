@@ -70,7 +70,7 @@ function kidOf(certificate: string): string {
 }
 
 const SECTIONS = [
-  'format', 'exportedAt', 'exportId', 'account', 'senderDomain', 'apiKeys', 'products', 'signingKeys', 'plans', 'customers', 'integrations',
+  'format', 'exportedAt', 'exportId', 'account', 'senderDomain', 'apiKeys', 'members', 'products', 'signingKeys', 'plans', 'customers', 'integrations',
   'providerCustomers', 'licenses', 'activations', 'processedEvents', 'auditEvents',
 ];
 
@@ -78,6 +78,7 @@ describe('account export and import', () => {
   it('exports from the embedded store, imports into MariaDB with the CLI, and every activated machine validates there with the same key and kids', async () => {
     const h = await createHarness({ mode: 'in-process', store: 'embedded' });
     const owner = await h.signIn();
+    const member = await h.signIn({ role: 'member' });
     const source = await sourceAccount(h, owner);
     const dir = await mkdtemp(join(tmpdir(), 'svc-round-trip-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
@@ -99,6 +100,8 @@ describe('account export and import', () => {
     expect(doc.activations).toHaveLength(source.machines.length);
     expect(doc.integrations.map((i: { hasWebhookSecret: boolean; hasApiKey: boolean }) => [i.hasWebhookSecret, i.hasApiKey]).sort()).toEqual([[false, true], [true, false]]);
     expect(doc.apiKeys.map((k: { name: string }) => k.name).sort()).toEqual(['ci', 'default']);
+    expect(doc.members.map((m: { email: string }) => m.email)).toEqual([member.email]);
+    expect(text).not.toContain(member.token);
     expect(doc.senderDomain).toMatchObject({ domain: 'mail.acme.test', status: 'pending' });
     expect(doc.auditEvents.at(-1)).toMatchObject({ id: doc.exportId, type: 'account.exported' });
     // No secret of any kind: key values, webhook and provider secrets, private keys (sealed or clear), the DKIM key.
@@ -150,7 +153,7 @@ describe('account export and import', () => {
     expect(imported.code).toBe(0);
     const out = JSON.parse(imported.stdout) as { accountId: string; apiKey: string; counts: Record<string, number> };
     expect(out.accountId).toBe(h.accountId);
-    expect(out.counts).toMatchObject({ products: 2, signingKeys: 4, plans: 2, licenses: 4, activations: source.machines.length, integrations: 2 });
+    expect(out.counts).toMatchObject({ members: 1, products: 2, signingKeys: 4, plans: 2, licenses: 4, activations: source.machines.length, integrations: 2 });
 
     // The imported account on MariaDB, at the same clock as the source.
     const store = createMySqlStore(db.url);
@@ -183,6 +186,7 @@ describe('account export and import', () => {
     expect((await target.listIntegrations(h.accountId)).data.map((i) => [i.hasWebhookSecret, i.hasApiKey])).toEqual([[false, false], [false, false]]);
     expect((await target.activateSigningKey(h.accountId, source.editor.id, 'k3')).status).toBe('active');
     expect((await target.getSenderDomain(h.accountId)).status).toBe('none');
+    expect((await target.listMembers(h.accountId)).data.map((m) => m.email)).toEqual([member.email]);
     const targetEvents = await target.listEvents(h.accountId);
     expect(targetEvents.data.map((e) => e.type)).toEqual(expect.arrayContaining(['signing_key.rotated', 'account.imported', 'account.exported']));
 
