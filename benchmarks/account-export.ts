@@ -4,13 +4,20 @@
 // heap after a forced GC every second), the size of
 // the document and the time taken. Run with --expose-gc so the baseline is measured after a GC:
 //
-//   node --expose-gc --max-old-space-size=8192 --import tsx benchmarks/account-export.ts [licenses]
+//   node --expose-gc --max-old-space-size=8192 --import tsx benchmarks/account-export.ts [licenses] [embedded|mysql]
+//
+// mysql: a database `svc_bench_export` on SVC_BENCH_MYSQL (default mysql://root@127.0.0.1:3306) is
+// created, migrated, loaded with multi-row INSERTs (copies of one license made by the engine, each
+// with its own ID and key hash) and dropped at the end; customers and activations are not added.
 import { randomBytes } from 'node:crypto';
 import { hashLicenseKey } from '@svc-licensing/cert-format';
 import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom, systemClock } from '@svc-licensing/license-engine';
 import type { ActivationRecord, CustomerRecord, LicenseRecord } from '@svc-licensing/license-engine';
+import { createConnection } from 'mysql2/promise';
 import { createStorage } from 'unstorage';
 import { createEmbeddedStore } from '../packages/server/src/stores/embedded/index.js';
+import { createMySqlStore, migrate } from '../packages/server/src/stores/mysql/index.js';
+import { tables } from '../packages/server/src/stores/mysql/schema.js';
 import { exportResponse } from '../packages/server/src/routes/account-export.js';
 
 const LICENSES = Number(process.argv[2] ?? 1_000_000);
@@ -20,7 +27,17 @@ const BATCH = 10_000;
 const MB = (n: number) => Math.round(n / 1024 / 1024);
 const gc = (globalThis as { gc?: () => void }).gc;
 
-const store = await createEmbeddedStore({ storage: createStorage() }); // the embedded store, snapshots in memory (no journal)
+const KIND = process.argv[3] === 'mysql' ? 'mysql' : 'embedded';
+const SERVER = process.env.SVC_BENCH_MYSQL ?? 'mysql://root@127.0.0.1:3306';
+const DATABASE_URL = `${SERVER}/svc_bench_export`;
+if (KIND === 'mysql') {
+  const admin = await createConnection({ uri: SERVER });
+  await admin.query('DROP DATABASE IF EXISTS `svc_bench_export`');
+  await admin.end();
+  await migrate(DATABASE_URL);
+}
+// The embedded store with snapshots in memory (no journal), or MariaDB.
+const store = KIND === 'mysql' ? createMySqlStore(DATABASE_URL) : await createEmbeddedStore({ storage: createStorage() });
 const secrets = createSecretBox(new Uint8Array(randomBytes(32)));
 const ids = createIdGenerator({ clock: systemClock, random: cryptoRandom });
 const engine = createLicenseEngine({ store, secrets, ids });
@@ -32,7 +49,8 @@ const plan = await engine.createPlan(account.id, product.id, { code: 'pro', kind
 const started = Date.now();
 const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 let customer: CustomerRecord | null = null;
-for (let done = 0; done < LICENSES; done += BATCH) {
+if (KIND === 'mysql') await bulkLoad();
+for (let done = 0; KIND === 'embedded' && done < LICENSES; done += BATCH) {
   await store.transaction(async (tx) => {
     for (let i = done; i < Math.min(done + BATCH, LICENSES); i++) {
       if (i % PER_CUSTOMER === 0) {
@@ -59,6 +77,27 @@ for (let done = 0; done < LICENSES; done += BATCH) {
   });
 }
 const seededIn = (Date.now() - started) / 1000;
+
+/** MariaDB: one license through the engine, then copies of its row in multi-row INSERTs. */
+async function bulkLoad(): Promise<void> {
+  await engine.createLicense(account.id, { plan: plan.id, email: 'template@bench.test' });
+  const db = await createConnection({ uri: DATABASE_URL });
+  const [rows] = await db.query('SELECT `doc` FROM `licenses` ORDER BY `id` LIMIT 1');
+  const template = JSON.parse((rows as { doc: string }[])[0]!.doc) as Record<string, unknown>;
+  const map = tables.licenses;
+  const columns = ['id', 'doc', ...map.columns.values()].map((c) => `\`${c}\``).join(', ');
+  const row = `(${Array(2 + map.columns.size).fill('?').join(', ')})`;
+  for (let done = 1; done < LICENSES; done += 2000) {
+    const n = Math.min(2000, LICENSES - done);
+    const values: unknown[] = [];
+    for (let i = 0; i < n; i++) {
+      const record = { ...template, id: ids.next('lic'), keyHash: randomBytes(32).toString('hex') } as Record<string, unknown>;
+      values.push(record.id, JSON.stringify(record), ...[...map.columns.keys()].map((f) => (record[f] ?? null) as unknown));
+    }
+    await db.query(`INSERT INTO \`licenses\` (${columns}) VALUES ${Array(n).fill(row).join(', ')}`, values);
+  }
+  await db.end();
+}
 
 gc?.();
 gc?.();
@@ -97,9 +136,10 @@ peakRss = Math.max(peakRss, after.rss);
 console.log(
   JSON.stringify(
     {
+      store: KIND,
       licenses: LICENSES,
-      customers: LICENSES / PER_CUSTOMER,
-      activations: LICENSES / ACTIVATED_EVERY,
+      customers: KIND === 'mysql' ? 1 : LICENSES / PER_CUSTOMER,
+      activations: KIND === 'mysql' ? 0 : LICENSES / ACTIVATED_EVERY,
       seededSeconds: seededIn,
       documentMiB: MB(bytes),
       documentEnds: JSON.stringify(tail.slice(-4)),
@@ -119,3 +159,8 @@ console.log(
   ),
 );
 await store.close();
+if (KIND === 'mysql') {
+  const admin = await createConnection({ uri: SERVER });
+  await admin.query('DROP DATABASE IF EXISTS `svc_bench_export`');
+  await admin.end();
+}
