@@ -148,14 +148,18 @@ export async function getUsage(ctx: EngineContext, accountId: string): Promise<U
   });
 }
 
-/** The engine keeps no billing records of its own: a paid plan bills monthly, closure cancels. */
+/**
+ * Billing as a self-hosted instance knows it: the engine takes no payments for the service, so
+ * the operator sets the plan (`changeServicePlan`) and there is no billing interval or period end
+ * (both null). `status` is `active` while the account is open and `canceled` once it is closed,
+ * `cancelAt` then being the closure time (docs/decisions.md).
+ */
 export async function getBilling(ctx: EngineContext, accountId: string): Promise<BillingView> {
   return transact(ctx, async (tx) => {
     const account = await loadAccount(tx, accountId);
-    const paid = account.servicePlan !== 'free';
     return {
       plan: account.servicePlan,
-      interval: paid ? 'month' : null,
+      interval: null,
       status: account.status === 'open' ? 'active' : 'canceled',
       currentPeriodEnd: null,
       cancelAt: account.closedAt,

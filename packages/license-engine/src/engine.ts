@@ -27,6 +27,7 @@ import * as senderDomains from './sender-domains.js';
 import * as signingKeys from './signing-keys.js';
 import * as members from './members.js';
 import * as sessions from './sessions.js';
+import { purgeClosedAccounts } from './purge.js';
 
 /** What the engine runs on; the host wires real ports, tests deterministic ones. */
 export interface LicenseEngineDeps {
@@ -86,6 +87,7 @@ export function createLicenseEngine(deps: LicenseEngineDeps) {
     getBilling: b(accounts.getBilling),
     closeAccount: b(accounts.closeAccount),
     reopenAccount: b(accounts.reopenAccount),
+    purgeClosedAccounts: b(purgeClosedAccounts),
     listApiKeys: b(apiKeys.listApiKeys),
     createApiKey: b(apiKeys.createApiKey),
     revokeApiKey: b(apiKeys.revokeApiKey),

@@ -18,6 +18,7 @@ export { DEFAULT_SERVICE_PLANS } from './service-plans.js';
 export type { ServicePlan, ServicePlanTable } from './service-plans.js';
 export { CLOSURE_DAYS } from './accounts.js';
 export { SESSION_LIFETIMES, sealOperatorSignInLink } from './sessions.js';
+export type { PurgeResult } from './purge.js';
 export type { IssuedLink, LinkOutcome, SessionPrincipal } from './sessions.js';
 export { PRODUCT_DEFAULTS } from './products.js';
 export { PLAN_DEFAULTS } from './plans.js';

@@ -170,6 +170,7 @@ export interface UsageView {
 
 export interface BillingView {
   plan: string;
+  /** Always null on a self-hosted instance: the operator sets the plan, nothing is billed. */
   interval: 'month' | null;
   status: 'active' | 'canceled';
   currentPeriodEnd: Timestamp | null;

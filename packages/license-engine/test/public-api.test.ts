@@ -96,6 +96,7 @@ it('the engine has exactly these operations', () => {
       "listProducts",
       "listSessions",
       "listSigningKeys",
+      "purgeClosedAccounts",
       "recordWebhookRejected",
       "reinstateLicense",
       "releaseKeyEmail",

@@ -6,11 +6,14 @@
  *   svc-licensing account create --name <name> --owner-email <email> [--data <dir> | --database <url>]
  *   svc-licensing account import --file <export> --keys <key export> [--keys ...] (--data <dir> | --database <url>)
  *   svc-licensing migrate --database <url>
+ *   svc-licensing owner sign-in-link --account <acc_id> [--data <dir> | --database <url>] [--public-url <url>]
+ *   svc-licensing account plan <acc_id> <plan> [--data <dir> | --database <url>]
+ *   svc-licensing purge [--data <dir> | --database <url>]
  *
  * Every option can also come from its environment variable (see `svc-licensing help`).
  */
 import { parseArgs } from 'node:util';
-import { createLicenseEngine, createSecretBox } from '@svc-licensing/license-engine';
+import { createLicenseEngine, createSecretBox, cryptoRandom, sealOperatorSignInLink, systemClock } from '@svc-licensing/license-engine';
 import type { LicenseEngine, Store } from '@svc-licensing/license-engine';
 import { createApp } from './app.js';
 import {
@@ -28,12 +31,22 @@ import { createKeyEmailSender } from './key-email.js';
 import { createMailer } from './mail/create-mailer.js';
 import { bindServer, ListenError } from './node-server.js';
 import { createProviderAClient } from './provider-a-client.js';
+import { purgeNow, startPurgeJob } from './purge-job.js';
+import { linkUrl } from './session/links.js';
 import { createWebhookRoutes } from './routes/webhooks.js';
 import { migrateDatabase, openStore } from './stores/index.js';
 import type { MySqlStore } from './stores/mysql/index.js';
 import { createRedisRateLimitStore } from './stores/redis-rate-limit.js';
 
-const commands: Record<string, { options: OptionName[]; summary: string; run: (flags: Record<string, unknown>, env: Env) => Promise<void> }> = {
+interface Command {
+  options: OptionName[];
+  /** Names of the positional arguments, in order (all required). */
+  positionals?: string[];
+  summary: string;
+  run: (flags: Record<string, unknown>, env: Env, args: string[]) => Promise<void>;
+}
+
+const commands: Record<string, Command> = {
   serve: {
     options: [
       'port', 'host', 'data', 'database', 'publicUrl', 'rateLimitVendor', 'rateLimitClientKey', 'rateLimitClientIp', 'trustProxy',
@@ -52,6 +65,22 @@ const commands: Record<string, { options: OptionName[]; summary: string; run: (f
     summary: 'create an account from an account export and the key export of each of its products, in one transaction; prints {"accountId","apiKey",...}',
     run: importAccount,
   },
+  'account plan': {
+    options: ['data', 'database'],
+    positionals: ['acc_id', 'plan'],
+    summary: "change an account's service plan (audited as account.plan_changed); prints the account as JSON",
+    run: changePlan,
+  },
+  'owner sign-in-link': {
+    options: ['account', 'data', 'database', 'publicUrl', 'host', 'port'],
+    summary: "print a one-time sign-in link (15 minutes) for the account's owner as JSON {url,...}; works beside a running server",
+    run: ownerSignInLink,
+  },
+  purge: {
+    options: ['data', 'database'],
+    summary: 'delete every record of the accounts closed more than 30 days ago (the server also does it at start and daily)',
+    run: purge,
+  },
   migrate: { options: ['database'], summary: 'bring a MySQL/MariaDB database to the current schema', run: migrate },
 };
 
@@ -61,7 +90,8 @@ function help(): string {
   const envWidth = Math.max(...all.map((o) => o.env.length)) + 2;
   const lines = ['Usage: svc-licensing <command> [options]', '', 'Commands (every option also from its environment variable):'];
   for (const [name, command] of Object.entries(commands)) {
-    lines.push('', `  ${name}: ${command.summary}`);
+    const args = (command.positionals ?? []).map((p) => ` <${p}>`).join('');
+    lines.push('', `  ${name}${args}: ${command.summary}`);
     for (const option of command.options) {
       const spec: OptionSpec = options[option];
       const def = spec.default === undefined ? '' : spec.boolean ? ' (a switch; off by default)' : ` (default ${spec.default})`;
@@ -206,6 +236,12 @@ async function startServing(bound: BoundServer, config: ServeConfig, flags: Reco
   }
   const running = bound;
   const limiter = rateLimits;
+  const purgeJob = startPurgeJob({
+    engine,
+    store,
+    onPurged: (result) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), msg: 'accounts purged', accounts: result.purged })}\n`),
+    onError: (error) => logError('purge_failed', error, {}),
+  });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -214,6 +250,7 @@ async function startServing(bound: BoundServer, config: ServeConfig, flags: Reco
     // Requests in flight finish, then the store writes its checkpoint and releases the data folder.
     running
       .close()
+      .then(() => purgeJob.stop())
       .then(() => limiter.close())
       .then(() => store.close())
       .then(
@@ -263,6 +300,57 @@ async function importAccount(flags: Record<string, unknown>, env: Env): Promise<
   }
 }
 
+/** Opens the store of `flags` (not memory) and runs `work` on an engine over it, closing the store after. */
+async function withEngine<T>(what: string, flags: Record<string, unknown>, env: Env, work: (engine: LicenseEngine, store: Store) => Promise<T>): Promise<T> {
+  const choice = chooseStore(flags, env);
+  if (choice.kind === 'memory') throw new ConfigError(`${what} on memory: there is nothing stored; use --data or a mysql:// --database`);
+  const { engine, store } = await openEngine(choice, env);
+  try {
+    return await work(engine, store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function changePlan(flags: Record<string, unknown>, env: Env, [accountId, plan]: string[]): Promise<void> {
+  const account = await withEngine('account plan', flags, env, (engine) => engine.changeServicePlan(accountId!, plan!));
+  process.stdout.write(`${JSON.stringify({ accountId: account.id, plan: account.plan, account })}\n`);
+}
+
+async function purge(flags: Record<string, unknown>, env: Env): Promise<void> {
+  const result = await withEngine('purge', flags, env, (engine, store) => purgeNow({ engine, store }));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+/**
+ * A sign-in link for the owner, made without writing to the store (a running server may hold the
+ * embedded store's lock): the claim sealed with the master key (docs/decisions.md). When the store
+ * can be opened (a database, or a data folder no server holds), the account is checked first.
+ */
+async function ownerSignInLink(flags: Record<string, unknown>, env: Env): Promise<void> {
+  const accountId = requiredValue('account', flags, env);
+  const { publicBaseUrl, store: choice } = serveConfig(flags, env);
+  if (choice.kind === 'memory') throw new ConfigError('owner sign-in-link on memory: there is no account; use --data or a mysql:// --database');
+  const { key } =
+    choice.kind === 'embedded'
+      ? await resolveMasterKey({ fromEnv: env[MASTER_KEY_ENV], dataDir: choice.dataDir, generate: false })
+      : await resolveMasterKey({ fromEnv: env[MASTER_KEY_ENV] });
+  let owner: string | null = null;
+  let checked = true;
+  try {
+    const account = await withEngine('owner sign-in-link', flags, env, (engine) => engine.getAccount(accountId));
+    if (account.status !== 'open') throw new ConfigError(`account ${accountId} is closed; the owner reopens it with the link e-mailed at closure`);
+    owner = account.ownerEmail;
+  } catch (error) {
+    // A running server holds the data folder: it checks the account when the link is used.
+    if (!/is in use by process/.test((error as Error)?.message ?? '')) throw error;
+    checked = false;
+  }
+  const { token, expiresAt } = sealOperatorSignInLink({ secrets: createSecretBox(key), clock: systemClock, random: cryptoRandom }, accountId);
+  const url = linkUrl(publicBaseUrl, 'sign_in', token);
+  process.stdout.write(`${JSON.stringify({ url, accountId, ownerEmail: owner, expiresAt, accountChecked: checked })}\n`);
+}
+
 async function migrate(flags: Record<string, unknown>, env: Env): Promise<void> {
   const url = requiredValue('database', flags, env);
   const choice = chooseStore({ database: url }, {});
@@ -278,14 +366,14 @@ export async function main(argv: readonly string[], env: Env = process.env): Pro
     process.stdout.write(help());
     return first === undefined ? 1 : 0;
   }
-  const name = first === 'account' ? `account ${second ?? ''}`.trim() : first;
+  const name = first === 'account' || first === 'owner' ? `${first} ${second ?? ''}`.trim() : first;
   const command = commands[name];
   if (!command) {
     process.stderr.write(`error: unknown command ${JSON.stringify(name)}\n\n${help()}`);
     return 1;
   }
   try {
-    const { values } = parseArgs({
+    const { values, positionals } = parseArgs({
       args: argv.slice(name.split(' ').length),
       options: Object.fromEntries(
         command.options.map((o) => {
@@ -294,12 +382,17 @@ export async function main(argv: readonly string[], env: Env = process.env): Pro
         }),
       ),
       strict: true,
-      allowPositionals: false,
+      allowPositionals: (command.positionals ?? []).length > 0,
     });
+    const args = positionals as string[];
+    const wanted = command.positionals ?? [];
+    if (args.length !== wanted.length) {
+      throw new ConfigError(`${name} takes ${wanted.map((p) => `<${p}>`).join(' ') || 'no arguments'}, got ${args.length === 0 ? 'none' : args.map((a) => JSON.stringify(a)).join(' ')}`);
+    }
     // Flags by option name (`owner-email` → ownerEmail).
     const flags: Record<string, unknown> = {};
     for (const option of command.options) flags[option] = values[options[option].flag];
-    await command.run(flags, env);
+    await command.run(flags, env, args);
     return 0;
   } catch (error) {
     process.stderr.write(`error: ${(error as Error).message ?? String(error)}\n`);

@@ -75,6 +75,7 @@ export const options = {
   },
   ownerEmail: { flag: 'owner-email', env: 'SVC_OWNER_EMAIL', help: "e-mail address of the account's owner" },
   servicePlan: { flag: 'service-plan', env: 'SVC_SERVICE_PLAN', help: "the account's service plan (default: the host's default plan)" },
+  account: { flag: 'account', env: 'SVC_ACCOUNT_ID', help: 'the account ID (acc_...)' },
 } as const satisfies Record<string, OptionSpec>;
 
 /** `SVC_MASTER_KEY`: base64 of 32 bytes; required with --database, generated into the data folder otherwise. */

@@ -1,14 +1,15 @@
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { UpdateAccountBody } from '../http/schemas.js';
 import { AccountView, BillingView, UsageView } from '../http/views.js';
-import { portalUrlOf } from '../session/links.js';
+import { clearedSessionCookie } from '../session/cookie.js';
+import { mailLink, portalUrlOf } from '../session/links.js';
 
 /** The account view with `portalUrl` filled in for the service-hosted portal (mode `svc`): this server's own address. */
 function withPortalUrl<A extends { id: string; portalUrl: string | null; customerPortal: { mode: string } }>(account: A, publicBaseUrl: string): A {
   return account.customerPortal.mode === 'svc' ? { ...account, portalUrl: portalUrlOf(publicBaseUrl, account.id) } : account;
 }
 
-/** The account: get, update, usage, billing (the sender domain: sender-domain.ts). */
+/** The account: get, update, close, usage, billing (the sender domain: sender-domain.ts). */
 export const accountRoutes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/v1/account', api: 'vendor', tag: 'Account', summary: 'Get the account',
@@ -20,6 +21,20 @@ export const accountRoutes: RouteDef[] = [
     summary: 'Update the account (customerPortal mode svc stands for the service-hosted portal)',
     body: UpdateAccountBody, response: AccountView, errors: ['invalid_request'],
     handler: async ({ engine, accountId, body, publicBaseUrl }) => withPortalUrl(await engine.updateAccount(accountId, body), publicBaseUrl),
+  }),
+  defineRoute({
+    method: 'POST', path: '/v1/account/close', api: 'vendor', tag: 'Account', access: 'owner',
+    summary:
+      "Close the account (owner only): API keys and sessions are revoked at once, new activations refused, activated machines " +
+      'keep validating for 30 days, payments are still applied without key e-mails, and the owner is e-mailed a reopen link ' +
+      'valid 30 days; after that every record of the account is deleted',
+    response: AccountView,
+    handler: async (ctx) => {
+      const { account, reopenLink } = await ctx.engine.closeAccount(ctx.accountId);
+      if (reopenLink !== null) await mailLink(ctx, reopenLink, 'reopen');
+      ctx.setHeader('set-cookie', clearedSessionCookie(ctx.publicBaseUrl.startsWith('https:')));
+      return withPortalUrl(account, ctx.publicBaseUrl);
+    },
   }),
   defineRoute({
     method: 'GET', path: '/v1/account/usage', api: 'vendor', tag: 'Account', summary: 'Usage against the service plan (null limit = unlimited)',

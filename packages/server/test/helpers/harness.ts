@@ -4,6 +4,10 @@ import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom }
 import { createApp, listen, type AppOptions } from '../../src/index.js';
 import type { MySqlStore } from '../../src/stores/mysql/index.js';
 import { openTestStore, STORE_KINDS, type StoreKind } from './stores.js';
+import { createKeyEmailSender } from '../../src/key-email.js';
+import { createSmtpMailer } from '../../src/mail/smtp-mailer.js';
+import { createWebhookRoutes } from '../../src/routes/webhooks.js';
+import type { SmtpCapture } from '../support/smtp-capture.js';
 
 export type { StoreKind } from './stores.js';
 
@@ -62,6 +66,10 @@ export interface Harness {
   mode: Mode;
   storeKind: StoreKind;
   clock: TestClock;
+  /** The store now open under the engine (a new one after `restart()`). */
+  store(): import('@svc-licensing/license-engine').Store;
+  /** Where the store keeps its records: the data folder, or the MariaDB database. */
+  storeLocation: import('./stores.js').OpenedStore['location'];
   /** The engine of the app now serving (a new one after `restart()`). */
   readonly engine: ReturnType<typeof createLicenseEngine>;
   /** The API key of the first account (service plan `unlimited`). */
@@ -99,7 +107,16 @@ export const PUBLIC_ORIGIN = new URL(PUBLIC_BASE_URL).origin;
  * and an app on it, reached the way `setup.mode` says. Server and store are closed, and the
  * store's folder removed, after each test.
  */
-export async function createHarness(setup: Setup | Mode, options: Partial<AppOptions> = {}): Promise<Harness> {
+/** What a harness adds to the app besides `AppOptions`. */
+export interface HarnessExtras {
+  /** Send account and key e-mails to this SMTP capture (through the real SMTP mailer). */
+  smtp?: SmtpCapture;
+  /** Mount the webhook receiver (`/v1/webhooks/{provider}/{id}`) as the CLI's server does; needs `smtp` (key e-mails). */
+  webhooks?: boolean;
+}
+
+export async function createHarness(setup: Setup | Mode, options: Partial<AppOptions> = {}, extras: HarnessExtras = {}): Promise<Harness> {
+  if (extras.webhooks && !extras.smtp) throw new Error('webhooks need an smtp capture for the key e-mails');
   const { mode, store: storeKind } = typeof setup === 'string' ? { mode: setup, store: 'embedded' as const } : setup;
   let time = Date.UTC(2026, 0, 15, 12, 0, 0);
   const clock: TestClock = { now: () => time, advance: (ms) => void (time += ms) };
@@ -120,7 +137,20 @@ export async function createHarness(setup: Setup | Mode, options: Partial<AppOpt
     });
     // `GET /ready` asks the MySQL store, as `serve` wires it.
     const readiness = storeKind === 'mysql' ? { readiness: () => (opened.store() as MySqlStore).health() } : {};
-    const app = createApp({ engine, publicBaseUrl: PUBLIC_BASE_URL, clock, log: (line) => void logLines.push({ ...line }), ...readiness, ...options });
+    const mailer = extras.smtp ? createSmtpMailer({ host: '127.0.0.1', port: extras.smtp.port, security: 'none', timeoutMs: 10_000 }) : null;
+    const keyEmails = mailer ? createKeyEmailSender({ engine, mailer, sender: { fromAddress: 'no-reply@svc.test' } }) : null;
+    const app = createApp({
+      engine,
+      publicBaseUrl: PUBLIC_BASE_URL,
+      clock,
+      log: (line) => void logLines.push({ ...line }),
+      onError: (msg, error) => void logLines.push({ msg, error: String(error) }),
+      ...(mailer ? { mail: { mailer, fromAddress: 'no-reply@svc.test' } } : {}),
+      ...(keyEmails ? { hooks: { sendKeyEmail: keyEmails.hook } } : {}),
+      ...(extras.webhooks ? { routes: createWebhookRoutes({ keyEmails: keyEmails!, clock }) } : {}),
+      ...readiness,
+      ...options,
+    });
     if (mode === 'in-process') {
       const fetchImpl = async (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost${path}`, init));
       return { engine, fetch: fetchImpl, close: async () => undefined };
@@ -158,6 +188,8 @@ export async function createHarness(setup: Setup | Mode, options: Partial<AppOpt
     get engine() {
       return current.engine;
     },
+    store: () => opened.store(),
+    storeLocation: opened.location,
     apiKey: first.apiKey,
     accountId: first.accountId,
     logLines,

@@ -19,12 +19,15 @@ export interface OpenedStore {
   reopen(): Promise<void>;
   /** Closes the store and removes what it left behind (the folder; the database goes after the file). */
   close(): Promise<void>;
+  /** Where the records live, for tests that inspect the files or tables themselves. */
+  location: { kind: 'embedded'; dir: string } | { kind: 'mysql'; db: TestDatabase };
 }
 
 /** Tracks the open store of one place, reopening it on demand and closing it once. */
-async function reopenable(open: () => Promise<Store>, remove: () => Promise<void>): Promise<OpenedStore> {
+async function reopenable(open: () => Promise<Store>, remove: () => Promise<void>, location: OpenedStore['location']): Promise<OpenedStore> {
   let store: Store | null = await open();
   return {
+    location,
     store() {
       if (store === null) throw new Error('the test store is closed');
       return store;
@@ -55,7 +58,7 @@ async function openEmbedded(): Promise<OpenedStore> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-http-'));
   const remove = () => rm(dir, { recursive: true, force: true });
   try {
-    return await reopenable(() => openEmbeddedStore(dir), remove);
+    return await reopenable(() => openEmbeddedStore(dir), remove, { kind: 'embedded', dir });
   } catch (error) {
     await remove();
     throw error;
@@ -98,7 +101,7 @@ async function openMySql(): Promise<OpenedStore> {
     }
     return store;
   };
-  return reopenable(open, async () => undefined);
+  return reopenable(open, async () => undefined, { kind: 'mysql', db });
 }
 
 /** Opens a fresh store of `kind` for one app. */
