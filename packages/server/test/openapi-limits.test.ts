@@ -64,6 +64,7 @@ async function routes(h: Harness) {
     'patch /v1/account': async () => ({ path: '/v1/account', body: {} }),
     'post /v1/session/link': async () => ({ path: '/v1/session/link', body: { email: 'owner@vendor.test' } }),
     'post /v1/members': async () => ({ path: '/v1/members', body: { email: `member-${n++}@vendor.test` } }),
+    'post /v1/account/sender-domain': async () => ({ path: '/v1/account/sender-domain', body: { domain: 'mail.example.test' } }),
     'post /v1/activations/offline': async () => ({ path: '/v1/activations/offline', body: { request: offlineRequest, license: license.id } }),
     'post /v1/portal/{accountId}/session/link': async () => ({ path: `/v1/portal/${h.accountId}/session/link`, body: { email: 'buyer@example.com' } }),
     'post /v1/portal/{accountId}/activations/offline': async () => ({ path: `/v1/portal/${h.accountId}/activations/offline`, body: { request: offlineRequest, license: license.id } }),
@@ -76,6 +77,8 @@ async function routes(h: Harness) {
   const special: Record<string, unknown> = {
     // Whitespace in a pasted activation request is ignored, so a real one padded with line breaks fills the limit.
     'post /v1/activations/offline request': offlineRequest.padEnd(8192, '\n'),
+    // A domain name of 253 characters: four labels of at most 63.
+    'post /v1/account/sender-domain domain': `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`,
     'post /v1/portal/{accountId}/activations/offline request': offlineRequest.padEnd(8192, '\n'), 'post /v1/licenses/activate key': paddedKey, 'post /v1/licenses/validate key': paddedKey, 'post /v1/licenses/deactivate key': paddedKey };
   const query: Record<string, string> = {
     'get /v1/products/{id}/keys': `/v1/products/${product.id}/keys`,
