@@ -36,6 +36,8 @@ export interface KeyEmail {
   sender: { name: string | null; email: string | null; replyTo: string | null; dkim: DkimSigning | null };
   /** The account ID when its customer portal is the service-hosted one (the e-mail then links to it); else null. */
   portalAccountId: string | null;
+  /** The vendor's own portal (`customerPortal` mode `custom`); null otherwise. */
+  customPortalUrl: string | null;
 }
 
 /**
@@ -114,6 +116,7 @@ async function keyEmailOf(ctx: EngineContext, tx: StoreTx, license: LicenseRecor
       dkim: verified?.dkim ?? null,
     },
     portalAccountId: account.customerPortal.mode === 'svc' ? account.id : null,
+    customPortalUrl: account.customerPortal.mode === 'custom' ? account.customerPortal.url : null,
   };
 }
 

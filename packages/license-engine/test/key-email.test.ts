@@ -32,6 +32,7 @@ describe('license-key e-mails', () => {
       planName: c.plans.pro.name,
       sender: { name: 'Acme Sales', email: 'sales@acme.test', replyTo: null, dkim: null },
       portalAccountId: expect.stringMatching(/^acc_/),
+      customPortalUrl: null,
     });
   });
 

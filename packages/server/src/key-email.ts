@@ -73,7 +73,7 @@ export function createKeyEmailSender(options: KeyEmailSenderOptions): KeyEmailSe
             senderName: data.sender.name,
             senderEmail: data.sender.email,
             replyTo: data.sender.replyTo,
-            portalUrl: data.portalAccountId !== null && options.publicBaseUrl ? portalUrlOf(options.publicBaseUrl, data.portalAccountId) : null,
+            portalUrl: data.customPortalUrl ?? (data.portalAccountId !== null && options.publicBaseUrl ? portalUrlOf(options.publicBaseUrl, data.portalAccountId) : null),
             dkim: data.sender.dkim,
           },
           sender,

@@ -204,6 +204,9 @@ describeEverySetup('customer portal API', (setup) => {
     expect(keyMail.mail.subject).toBe('Your license key for Acme Editor');
     expect(keyMail.mail.text).toContain(license.key);
     expect(keyMail.mail.text).toContain(`${PUBLIC_BASE_URL}/portal/${h.accountId}/`);
+    expect(keyMail.mail.html).toContain(`href="${PUBLIC_BASE_URL}/portal/${h.accountId}/"`);
+    // The vendor's "send key again" answers where the e-mail sent the customer.
+    expect((await h.api('POST', `/licenses/${license.id}/send-key`)).body.portalUrl).toBe(`${PUBLIC_BASE_URL}/portal/${h.accountId}/`);
 
     const request = encodeActivationRequest({ v: 1, product: product.id, fingerprint: fingerprint(product.id, 'lab'), appVersion: '2.0.0', createdAt: 1, name: 'Lab' });
     const noLicense = await portalCall(h, customer, 'POST', '/activations/offline', { request });
@@ -222,13 +225,18 @@ describeEverySetup('customer portal API', (setup) => {
     expect((await portalCall(h, customer, 'GET', '/licenses')).status).toBe(401);
     expect((await h.fetch(`/v1/portal/${h.accountId}`)).status).toBe(404);
     await h.fetch(`/v1/portal/${h.accountId}/session/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: BUYER }) });
-    await h.api('POST', `/licenses/${license.id}/send-key`);
+    expect((await h.api('POST', `/licenses/${license.id}/send-key`)).body).toMatchObject({ id: license.id, portalUrl: 'https://licenses.vendor.test/' });
     await settle();
     const mails = mailsTo(h, BUYER);
     expect(mails).toHaveLength(2); // the first sign-in link, then the key e-mail: no new link
     expect(mails[1]!.mail.text).not.toContain('/portal/');
+    expect(mails[1]!.mail.text).toContain('https://licenses.vendor.test/'); // the vendor's own portal
     const none = await h.api('PATCH', '/account', { customerPortal: { mode: 'none' } });
     expect(none.body.portalUrl).toBeNull();
+    expect((await h.api('POST', `/licenses/${license.id}/send-key`)).body.portalUrl).toBeNull();
+    const noPortal = await waitForMail(h, BUYER, 3);
+    expect(noPortal.mail.text).toContain(license.key);
+    expect(noPortal.mail.text).not.toContain('portal');
   });
 
   it('closing the account ends customer sessions: they do not come back when the account is reopened', async () => {

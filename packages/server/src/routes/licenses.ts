@@ -1,6 +1,7 @@
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { CreateLicenseBody, ListLicensesQuery, UpdateLicenseBody } from '../http/schemas.js';
 import { LicenseDetailView, LicenseView, listOf } from '../http/views.js';
+import { portalUrlOf } from '../session/links.js';
 
 /**
  * Licenses: list with filters, create, get, update, and the actions. PATCH and every action
@@ -53,7 +54,7 @@ export const licenseRoutes: RouteDef[] = [
   }),
   defineRoute({
     method: 'POST', path: '/v1/licenses/{id}/send-key', api: 'vendor', tag: 'Licenses',
-    summary: "E-mail the license key again, in the license's language",
+    summary: "E-mail the license key again, in the license's language; answers the license and `portalUrl`, the customer portal the e-mail links to (null without one)",
     response: LicenseView, errors: ['not_found', 'conflict', 'account_closed', 'rate_limited'],
     handler: async (ctx) => {
       const id = ctx.params.id!;
@@ -65,7 +66,10 @@ export const licenseRoutes: RouteDef[] = [
         await ctx.engine.releaseKeyEmail(id);
       }
       const { key: _key, activations: _activations, ...license } = await ctx.engine.getLicense(ctx.accountId, id);
-      return license;
+      // Where the e-mail sent the customer to manage their license (null without a portal).
+      const account = await ctx.engine.getAccount(ctx.accountId);
+      const portal = account.customerPortal;
+      return { ...license, portalUrl: portal.mode === 'svc' ? portalUrlOf(ctx.publicBaseUrl, ctx.accountId) : portal.mode === 'custom' ? portal.url : null };
     },
   }),
 ];

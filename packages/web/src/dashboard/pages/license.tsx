@@ -146,8 +146,8 @@ function SendKey({ id, email }: { id: string; email: string }) {
           setBusy(true);
           setResult(null);
           try {
-            await api.post(`licenses/${id}/send-key`);
-            setResult({ ok: true, text: `The key was e-mailed again to ${email}.` });
+            const sent = await api.post<{ portalUrl?: string | null }>(`licenses/${id}/send-key`);
+            setResult({ ok: true, text: `The key was e-mailed again to ${email}.${sent?.portalUrl ? ` The e-mail links to the customer portal: ${sent.portalUrl}` : ''}` });
           } catch (err) {
             setResult({ ok: false, text: (err as Error).message });
           } finally {
