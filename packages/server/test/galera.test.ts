@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { decodeCertificate } from '@svc-licensing/cert-format';
 import { signProviderA } from '@svc-licensing/provider-webhooks';
@@ -50,6 +51,7 @@ afterAll(async () => {
   }
   await cluster?.sql(1, `DROP DATABASE IF EXISTS \`${database}\``).catch(() => undefined);
   await cluster?.stop();
+  await rm(env.SVC_OUTBOX_DIR, { recursive: true, force: true });
 }, 120_000);
 
 interface Answer {
