@@ -102,4 +102,17 @@ describeEverySetup('offline activation over the vendor API', (setup) => {
     expect(byKey.body.error.code).toBe('unknown_product');
     expect((await h.api('GET', `/licenses/${license.id}`)).body.activationCount).toBe(0);
   });
+
+  it('parallel offline activations of different machines never exceed the activation limit', async () => {
+    const h = await createHarness(setup);
+    const { product, license } = await licensed(h, {}, { maxActivations: 2 });
+    const answers = await Promise.all(
+      [11, 12, 13, 14, 15].map((machine) => h.api('POST', '/activations/offline', { request: requestFor(h, product.id, machine), license: license.id })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 409, 409, 409]);
+    expect(answers.filter((a) => a.status === 409).every((a) => a.body.error.code === 'activation_limit')).toBe(true);
+    const detail = await h.api('GET', `/licenses/${license.id}`);
+    expect(detail.body.activationCount).toBe(2);
+    expect(detail.body.activations).toHaveLength(2);
+  });
 });
