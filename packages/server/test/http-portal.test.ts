@@ -73,6 +73,17 @@ describeEverySetup('customer portal API', (setup) => {
     expect(mailsTo(h, BUYER)).toHaveLength(2);
   });
 
+  it('rate-limits link requests per IP across addresses', async () => {
+    const h = await createPortalHarness(setup, { limits: { signInPerEmail: 100, signInPerIp: 3 } });
+    await licensed(h);
+    const statuses: number[] = [];
+    for (const email of ['a@example.com', 'b@example.com', BUYER, 'c@example.com']) {
+      const res = await h.fetch(`/v1/portal/${h.accountId}/session/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([202, 202, 202, 429]);
+  });
+
   it('a customer session never reaches the vendor API, and a dashboard session or API key never reaches the portal API', async () => {
     const h = await createPortalHarness(setup);
     await licensed(h);
