@@ -8,16 +8,16 @@ import { MySqlStoreError } from './errors.js';
  *   or a connection failure, starts one probe (a fresh connection and `SELECT 1`, bounded by the
  *   connect timeout and `suspectAfterMs`). A slow query or a lock wait passes the probe and keeps
  *   waiting.
- * - Open (a probe failed, or no new connection could be made): every call fails at once with
+ * - Open (a probe failed): every call fails at once with
  *   `store_unavailable`, statements in flight are aborted with `store_timeout`, and a probe runs
  *   every `probeEveryMs` in the background until one succeeds, which closes the circuit.
  */
 export interface Circuit {
   /** Throws `store_unavailable` while the database is known to be down. */
   check(): void;
-  /** The database failed to answer (a failed connect or probe): open the circuit. */
+  /** The database failed to answer (a failed probe): open the circuit. */
   trip(cause: unknown): void;
-  /** Something looks wrong (a slow statement, a broken connection): probe now, unless a probe runs. */
+  /** Something looks wrong (a slow statement, a broken connection, a failed connect): probe now, unless a probe runs. */
   suspect(): void;
   /** Registers an in-flight statement's abort; returns the function that unregisters it. */
   track(abort: (error: MySqlStoreError) => void): () => void;

@@ -290,8 +290,9 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
       // The driver's callback pool: the promise pool wraps every connection it hands out in a new object.
       from.pool.getConnection((error, c) => {
         if (error) {
-          // No new connection could be made: the database is down (or unreachable) for everyone.
-          if (!isServerError(error)) circuit.trip(error);
+          // No new connection could be made: probe at once; a failed probe marks the database down
+          // (one slow connect alone, on a busy database, does not abort everyone's statements).
+          if (!isServerError(error)) circuit.suspect();
           if (settled) return;
           settled = true;
           clearTimeout(timer);
