@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { SESSION_LIFETIMES } from '@svc-licensing/license-engine';
+import { randomBytes } from 'node:crypto';
+import { createSecretBox, cryptoRandom, sealOperatorSignInLink, SESSION_LIFETIMES } from '@svc-licensing/license-engine';
 import { vendorRoutes } from '../src/routes/index.js';
 import { createProduct } from './helpers/fixtures.js';
 import { createHarness, describeEverySetup, PUBLIC_BASE_URL, PUBLIC_ORIGIN, type Harness } from './helpers/harness.js';
@@ -89,6 +90,17 @@ describeEverySetup('dashboard sign-in and sessions over HTTP', (setup) => {
       expect(unknown.text).toContain('not valid');
       expect(unknown.headers.get('set-cookie')).toBeNull();
     }
+  });
+
+  it('an operator link sealed under another master key, or altered, signs nobody in', async () => {
+    const h = await createHarness(setup);
+    const deps = { secrets: createSecretBox(new Uint8Array(randomBytes(32))), clock: h.clock, random: cryptoRandom };
+    const foreign = sealOperatorSignInLink(deps, h.accountId);
+    expect(foreign.token).toMatch(/^svc_op_v1\./);
+    const refused = await postLink(h, foreign.token);
+    expect([refused.status, refused.headers.get('set-cookie')]).toEqual([404, null]);
+    const altered = foreign.token.slice(0, -2) + (foreign.token.endsWith('AA') ? 'BB' : 'AA');
+    expect((await postLink(h, altered)).status).toBe(404);
   });
 
   it('parallel posts of one link sign in exactly once', async () => {
