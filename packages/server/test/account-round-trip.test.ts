@@ -197,4 +197,11 @@ describe('account export and import', () => {
     expect(await db.admin<{ n: number }[]>(`SELECT COUNT(*) AS n FROM \`${db.name}\`.licenses`)).toEqual([{ n: 4 }]);
     expect(await readFile(exportFile, 'utf8')).toBe(text);
   });
+
+  it('the CLI names what is missing: where the account goes, and the key exports', async () => {
+    const noStore = await runCli(['account', 'import', '--file', 'export.json', '--keys', 'keys.json'], cleanEnv);
+    expect([noStore.code, noStore.stderr]).toEqual([1, 'error: account import needs --data <dir> or --database <url> (where the account goes)\n']);
+    const noKeys = await runCli(['account', 'import', '--file', 'export.json', '--data', 'somewhere'], cleanEnv);
+    expect([noKeys.code, noKeys.stderr]).toEqual([1, 'error: missing --keys <key export> (once per product; or SVC_IMPORT_KEYS)\n']);
+  });
 });

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, chooseStore, mailSettings, serveConfig } from '../src/config.js';
+import { ConfigError, chooseStore, mailSettings, optionValues, senderDomainConfig, serveConfig } from '../src/config.js';
 import { resolveMasterKey } from '../src/master-key.js';
 
 const dirs: string[] = [];
@@ -167,5 +167,30 @@ describe('master key', () => {
     await expect(resolveMasterKey({ fromEnv: Buffer.alloc(16).toString('base64') })).rejects.toThrow(/32 random bytes/);
     expect((await resolveMasterKey({ fromEnv: key32 })).source).toBe('environment');
     expect((await resolveMasterKey({ fromEnv: undefined, ephemeral: true })).key).toHaveLength(32);
+  });
+});
+
+describe('sender-domain and import options', () => {
+  it('--dns-server takes IP addresses with optional ports; --mail-spf defaults to include: the domain of --mail-from', () => {
+    expect(senderDomainConfig({}, {}, 'licenses@svc.example')).toEqual({ dnsServers: [], spfMechanism: 'include:svc.example' });
+    expect(senderDomainConfig({ dnsServer: '127.0.0.1:5353, [::1]:53' }, {}, 'a@b.test')).toEqual({
+      dnsServers: ['127.0.0.1:5353', '[::1]:53'], spfMechanism: 'include:b.test',
+    });
+    expect(senderDomainConfig({}, { SVC_DNS_SERVER: '10.0.0.53', SVC_MAIL_SPF: 'ip4:203.0.113.5' }, 'a@b.test')).toEqual({
+      dnsServers: ['10.0.0.53'], spfMechanism: 'ip4:203.0.113.5',
+    });
+    for (const [flags, message] of [
+      [{ dnsServer: 'dns.example.com' }, /--dns-server must be IP addresses/],
+      [{ mailSpf: 'v=spf1 include:x -all' }, /--mail-spf must be one SPF mechanism/],
+    ] as const) {
+      expect(() => senderDomainConfig(flags, {}, 'a@b.test')).toThrow(message);
+      expect(() => senderDomainConfig(flags, {}, 'a@b.test')).toThrow(ConfigError);
+    }
+  });
+
+  it('--keys may be given once per product, or as a comma-separated SVC_IMPORT_KEYS', () => {
+    expect(optionValues('keys', { keys: ['a.json', 'b.json'] }, { SVC_IMPORT_KEYS: 'c.json' })).toEqual(['a.json', 'b.json']);
+    expect(optionValues('keys', {}, { SVC_IMPORT_KEYS: 'c.json, d.json' })).toEqual(['c.json', 'd.json']);
+    expect(optionValues('keys', {}, {})).toEqual([]);
   });
 });
