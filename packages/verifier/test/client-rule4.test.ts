@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideDeactivate, decideRefresh, isRefreshDue, isTrustedOutcome } from '../src/client-decide.js';
+import { decideDeactivate, decideRefresh, isRefreshDue, isRefusalRetryDue, isTrustedOutcome } from '../src/client-decide.js';
 
 const refused = (status: number, code: string | null) => ({ kind: 'refused' as const, status, code });
 
@@ -88,5 +88,22 @@ describe('when check() goes online', () => {
 
   it('not while the clock looks rolled back', () => {
     expect(isRefreshDue({ outcome: 'clock_tampered', refreshAfter }, refreshAfter + 1)).toBe(false);
+  });
+});
+
+describe('a replayed older certificate and the retry after a refusal', () => {
+  it('keeps the cached certificate when a verified new one is older than the newest seen, saying stale_certificate', () => {
+    expect(decideRefresh({ kind: 'certificate', outcome: 'valid', stale: true })).toEqual({ action: 'keep', refreshError: 'stale_certificate' });
+    expect(decideRefresh({ kind: 'certificate', outcome: 'valid', stale: false })).toEqual({ action: 'store' });
+    // An untrusted certificate is refused for that reason first.
+    expect(decideRefresh({ kind: 'certificate', outcome: 'invalid_signature', stale: true })).toEqual({ action: 'keep', refreshError: 'invalid_certificate' });
+  });
+
+  it('asks again after a refusal at most once per interval, and at once when never asked or the clock went back', () => {
+    const hour = 3600;
+    expect(isRefusalRetryDue(null, 1_000_000, hour)).toBe(true);
+    expect(isRefusalRetryDue(1_000_000, 1_000_000 + hour - 1, hour)).toBe(false);
+    expect(isRefusalRetryDue(1_000_000, 1_000_000 + hour, hour)).toBe(true);
+    expect(isRefusalRetryDue(1_000_000, 1_000_000 - 2 * hour, hour)).toBe(true);
   });
 });
