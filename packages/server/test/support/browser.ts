@@ -81,17 +81,24 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 
 /**
  * Looks at the page as a person would at both widths: accessible (axe), nothing wider than a
- * 375 px screen, screenshots of both; then back to the desktop width.
+ * 375 px screen, screenshots of both; then back to the desktop width. `full: false` (the same
+ * pages on a second store) keeps the desktop axe run and the 375 px width check only.
  */
-export async function inspectPage(page: Page, name: string): Promise<void> {
+export async function inspectPage(page: Page, name: string, options: { full?: boolean } = {}): Promise<void> {
+  const full = options.full !== false;
   await expectAccessible(page, name);
-  await screenshot(page, `${name}-desktop`);
+  if (full) await screenshot(page, `${name}-desktop`);
   await page.setViewportSize(VIEWPORTS.phone);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} is wider than a 375 px screen`).toBeLessThanOrEqual(0);
-  await expectAccessible(page, `${name} (375 px)`);
-  await screenshot(page, `${name}-phone`);
-  await page.setViewportSize(VIEWPORTS.desktop);
+  try {
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${name} is wider than a 375 px screen`).toBeLessThanOrEqual(0);
+    if (full) {
+      await expectAccessible(page, `${name} (375 px)`);
+      await screenshot(page, `${name}-phone`);
+    }
+  } finally {
+    await page.setViewportSize(VIEWPORTS.desktop);
+  }
 }
 
 /** Sum of the layout shifts of the page so far (Chromium's layout-shift entries). */

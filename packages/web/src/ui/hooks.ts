@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 export interface Loaded<T> {
   data: T | null;
@@ -8,13 +8,21 @@ export interface Loaded<T> {
   set: (data: T) => void;
 }
 
-/** Runs `load` when `deps` change; keeps the previous data while reloading (no flash, no shift). */
-export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
-  const [data, setData] = useState<T | null>(null);
+/**
+ * Runs `load` when `deps` change; keeps the previous data while reloading (no flash, no shift).
+ * With `initial` (data a parent already loaded) the first load is skipped.
+ */
+export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[], initial?: T): Loaded<T> {
+  const [data, setData] = useState<T | null>(initial ?? null);
   const [error, setError] = useState<Error | null>(null);
-  const [loading, setLoading] = useState(true);
+  const [loading, setLoading] = useState(initial === undefined);
   const [tick, setTick] = useState(0);
+  const skip = useRef(initial !== undefined);
   useEffect(() => {
+    if (skip.current) {
+      skip.current = false;
+      return undefined;
+    }
     let live = true;
     setLoading(true);
     load().then(
@@ -37,4 +45,12 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { data, error, loading, reload, set: setData };
+}
+
+/**
+ * True once every load has answered (data or error): a page renders what sits below its lists only
+ * then, so nothing moves when the data arrives (no layout shift).
+ */
+export function settled(...loads: readonly Pick<Loaded<unknown>, 'data' | 'error'>[]): boolean {
+  return loads.every((l) => l.data !== null || l.error !== null);
 }

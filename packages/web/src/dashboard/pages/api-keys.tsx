@@ -8,6 +8,7 @@ import { PageHeader, Pager, Section } from '../../ui/components/layout.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { usePaged } from '../../ui/paging.js';
+import { settled } from '../../ui/hooks.js';
 import type { ApiKey, CreatedApiKey } from '../../ui/types.js';
 import type { Page } from '../../ui/api.js';
 import { api } from '../api.js';
@@ -68,7 +69,7 @@ export function ApiKeysPage() {
         />
         <Pager hasPrevious={list.hasPrevious} nextCursor={list.data?.nextCursor ?? null} onNext={list.next} onPrevious={list.previous} />
       </Section>
-      <Section title="Create a key">
+      {settled(list) ? <Section title="Create a key">
         <Form
           label="Create an API key"
           submitLabel="Create the key"
@@ -82,7 +83,7 @@ export function ApiKeysPage() {
         >
           <TextField label="Name" hint="What uses it, e.g. billing backend" required value={name} onValue={setName} />
         </Form>
-      </Section>
+      </Section> : null}
     </>
   );
 }

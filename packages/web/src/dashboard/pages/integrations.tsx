@@ -5,7 +5,7 @@ import { CopyField } from '../../ui/components/copy.js';
 import { SelectField, TextAreaField, TextField } from '../../ui/components/field.js';
 import { Form } from '../../ui/components/form.js';
 import { Badge, Facts, PageHeader, Section } from '../../ui/components/layout.js';
-import { useLoad } from '../../ui/hooks.js';
+import { settled, useLoad } from '../../ui/hooks.js';
 import { loadAll } from '../../ui/paging.js';
 import type { Integration } from '../../ui/types.js';
 import type { Page } from '../../ui/api.js';
@@ -56,6 +56,7 @@ export function IntegrationsPage() {
         <p>Connect a payment provider: paste the webhook URL into the provider, save its signing secret here, and map its prices to your plans.</p>
       </PageHeader>
       <Alert kind="error">{list.error?.message}</Alert>
+      {settled(list, products) ? <>
       {list.data?.length === 0 ? <p class="empty">No integration yet.</p> : null}
       {(list.data ?? []).map((integration) => (
         <IntegrationCard key={integration.id} integration={integration} productName={productName(integration.product)} onChange={list.reload} />
@@ -86,6 +87,7 @@ export function IntegrationsPage() {
           <TextAreaField label="Price map" hint="One line per price or variant ID: pri_123 = pro" spellcheck={false} value={priceMap} onValue={setPriceMap} />
         </Form>
       </Section>
+      </> : null}
     </>
   );
 }

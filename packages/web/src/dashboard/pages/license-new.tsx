@@ -3,7 +3,7 @@ import { Alert } from '../../ui/components/alert.js';
 import { CheckboxField, SelectField, TextField } from '../../ui/components/field.js';
 import { Form } from '../../ui/components/form.js';
 import { PageHeader, Section } from '../../ui/components/layout.js';
-import { useLoad } from '../../ui/hooks.js';
+import { settled, useLoad } from '../../ui/hooks.js';
 import { loadAll } from '../../ui/paging.js';
 import { href, navigate } from '../../ui/router.js';
 import type { LicenseDetail, Plan } from '../../ui/types.js';
@@ -36,7 +36,7 @@ export function LicenseNewPage() {
         </p>
       </PageHeader>
       <Alert kind="error">{products.error?.message ?? plans.error?.message}</Alert>
-      {products.data?.length === 0 ? (
+      {!settled(products, plans) ? null : products.data?.length === 0 ? (
         <p class="empty">
           Create a <a href={href('products')}>product</a> and a plan first.
         </p>

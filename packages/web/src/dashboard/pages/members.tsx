@@ -6,7 +6,7 @@ import { Form } from '../../ui/components/form.js';
 import { Badge, PageHeader, Pager, Section } from '../../ui/components/layout.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
-import { useLoad } from '../../ui/hooks.js';
+import { settled, useLoad } from '../../ui/hooks.js';
 import { usePaged } from '../../ui/paging.js';
 import type { Member, SessionInfo } from '../../ui/types.js';
 import type { Page } from '../../ui/api.js';
@@ -58,6 +58,7 @@ export function MembersPage() {
         />
         <Pager hasPrevious={members.hasPrevious} nextCursor={members.data?.nextCursor ?? null} onNext={members.next} onPrevious={members.previous} />
       </Section>
+      {settled(members) ? <>
       <Section title="Invite a member">
         <OwnerOnlyNote what="invite or remove members" />
         <Form
@@ -74,6 +75,7 @@ export function MembersPage() {
         </Form>
       </Section>
       {isOwner ? <Sessions /> : null}
+      </> : null}
     </>
   );
 }

@@ -48,11 +48,11 @@ export function OverviewPage() {
         <Meter label="Products" used={u?.products} limit={u ? u.productLimit : undefined} />
       </div>
       <Section title="Recent events">
+        <p>
+          The ten latest; <a href="#/events">all events</a>.
+        </p>
         <Alert kind="error">{events.error?.message}</Alert>
         <EventTable events={events.data ? events.data.data.slice(0, 10) : null} caption="The ten latest events" />
-        <p>
-          <a href="#/events">All events</a>
-        </p>
       </Section>
     </>
   );

@@ -4,9 +4,11 @@ import { TextField } from '../../ui/components/field.js';
 import { Form } from '../../ui/components/form.js';
 import { Facts, PageHeader, Section } from '../../ui/components/layout.js';
 import { DateTime } from '../../ui/components/time.js';
-import { useLoad } from '../../ui/hooks.js';
+import { settled, useLoad } from '../../ui/hooks.js';
+import { loadAll } from '../../ui/paging.js';
+import type { Page } from '../../ui/api.js';
 import { href, type Route } from '../../ui/router.js';
-import type { Product } from '../../ui/types.js';
+import type { Plan, Product, SigningKey } from '../../ui/types.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
 import { PlansOf } from '../widgets/plans-of.js';
@@ -16,7 +18,12 @@ import { SigningKeys } from '../widgets/signing-keys.js';
 export function ProductPage({ route }: { route: Route }) {
   const id = route.parts[1]!;
   const product = useLoad(() => api.get<Product>(`products/${id}`), [id]);
-  const p = product.data;
+  // Keys and plans load with the product, so the page appears in one piece (nothing moves).
+  const parts = useLoad(
+    () => Promise.all([api.get<Page<SigningKey>>(`products/${id}/keys`), loadAll((cursor) => api.get<Page<Plan>>(`products/${id}/plans`, { cursor }))]),
+    [id],
+  );
+  const p = settled(product, parts) ? product.data : null;
   return (
     <>
       <PageHeader title={p ? p.name : 'Product'} appName={APP_NAME}>
@@ -24,7 +31,7 @@ export function ProductPage({ route }: { route: Route }) {
           <a href={href('products')}>All products</a>
         </p>
       </PageHeader>
-      <Alert kind="error">{product.error?.message}</Alert>
+      <Alert kind="error">{product.error?.message ?? parts.error?.message}</Alert>
       {p ? (
         <>
           <Section title="Details">
@@ -37,8 +44,8 @@ export function ProductPage({ route }: { route: Route }) {
             />
             <EditProduct product={p} onSaved={product.set} />
           </Section>
-          <SigningKeys product={p} />
-          <PlansOf product={p} />
+          <SigningKeys product={p} {...(parts.data ? { initial: parts.data[0] } : {})} />
+          <PlansOf product={p} {...(parts.data ? { initial: parts.data[1] } : {})} />
         </>
       ) : null}
     </>

@@ -7,6 +7,7 @@ import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import type { Page } from '../../ui/api.js';
 import { usePaged } from '../../ui/paging.js';
+import { settled } from '../../ui/hooks.js';
 import { href, navigate } from '../../ui/router.js';
 import type { Product } from '../../ui/types.js';
 import { api } from '../api.js';
@@ -42,7 +43,7 @@ export function ProductsPage() {
         />
         <Pager hasPrevious={list.hasPrevious} nextCursor={list.data?.nextCursor ?? null} onNext={list.next} onPrevious={list.previous} />
       </Section>
-      <Section title="Create a product">
+      {settled(list) ? <Section title="Create a product">
         <Form
           label="Create a product"
           submitLabel="Create the product"
@@ -63,7 +64,7 @@ export function ProductsPage() {
             <TextField label="Offline days" type="number" min={1} max={365} hint="How long a machine works without reaching the server" required value={offlineDays} onValue={setOfflineDays} />
           </div>
         </Form>
-      </Section>
+      </Section> : null}
     </>
   );
 }

@@ -4,7 +4,7 @@ import { SelectField, TextField } from '../../ui/components/field.js';
 import { Form } from '../../ui/components/form.js';
 import { Facts, PageHeader, Section } from '../../ui/components/layout.js';
 import { DateTime } from '../../ui/components/time.js';
-import { useLoad } from '../../ui/hooks.js';
+import { settled, useLoad } from '../../ui/hooks.js';
 import type { Account, Billing, PortalMode } from '../../ui/types.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
@@ -19,6 +19,7 @@ export function SettingsPage() {
         <p>How your customers' e-mails are sent, and where they manage their licenses.</p>
       </PageHeader>
       <Alert kind="error">{account.error?.message}</Alert>
+      {settled(account, billing) ? <>
       {account.data ? <AccountForm account={account.data} onSaved={account.set} /> : null}
       <Section title="Service plan and billing">
         <Alert kind="error">{billing.error?.message}</Alert>
@@ -32,10 +33,9 @@ export function SettingsPage() {
               ['Cancels at', <DateTime value={billing.data.cancelAt ?? null} empty="—" />],
             ]}
           />
-        ) : (
-          <p class="loading">Loading…</p>
-        )}
+        ) : null}
       </Section>
+      </> : null}
     </>
   );
 }

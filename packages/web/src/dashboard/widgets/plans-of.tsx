@@ -4,7 +4,7 @@ import { SelectField, TextField } from '../../ui/components/field.js';
 import { Form } from '../../ui/components/form.js';
 import { Section } from '../../ui/components/layout.js';
 import { Table } from '../../ui/components/table.js';
-import { useLoad } from '../../ui/hooks.js';
+import { settled, useLoad } from '../../ui/hooks.js';
 import { loadAll } from '../../ui/paging.js';
 import { href } from '../../ui/router.js';
 import type { Plan, Product } from '../../ui/types.js';
@@ -19,8 +19,8 @@ const KINDS = [
 ];
 
 /** The plans of one product and the form that adds one. */
-export function PlansOf({ product }: { product: Product }) {
-  const plans = useLoad(() => loadAll((cursor) => api.get<Page<Plan>>(`products/${product.id}/plans`, { cursor })), [product.id]);
+export function PlansOf({ product, initial }: { product: Product; initial?: Plan[] }) {
+  const plans = useLoad(() => loadAll((cursor) => api.get<Page<Plan>>(`products/${product.id}/plans`, { cursor })), [product.id], initial);
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
   const [kind, setKind] = useState('subscription');
@@ -47,6 +47,7 @@ export function PlansOf({ product }: { product: Product }) {
           { label: 'Max major', cell: (p) => p.maxMajor ?? 'any' },
         ]}
       />
+      {settled(plans) ? <>
       <h3>Add a plan</h3>
       <Alert kind="success">{created}</Alert>
       <Form
@@ -78,6 +79,7 @@ export function PlansOf({ product }: { product: Product }) {
           {kind === 'trial' ? <TextField label="Trial days" type="number" min={1} value={trialDays} onValue={setTrialDays} /> : null}
         </div>
       </Form>
+      </> : null}
     </Section>
   );
 }

@@ -7,7 +7,7 @@ import { Badge, Section } from '../../ui/components/layout.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { saveBlob } from '../../ui/download.js';
-import { useLoad } from '../../ui/hooks.js';
+import { settled, useLoad } from '../../ui/hooks.js';
 import type { Page } from '../../ui/api.js';
 import type { Product, SigningKey } from '../../ui/types.js';
 import { api } from '../api.js';
@@ -19,8 +19,8 @@ const TONE = { active: 'good', pending: 'warn', retired: 'neutral' } as const;
  * Signing keys with the two-phase rotation: step 1 publishes a pending key (it signs nothing),
  * step 2 activates it once the applications embed it. The owner can export the private keys.
  */
-export function SigningKeys({ product }: { product: Product }) {
-  const keys = useLoad(() => api.get<Page<SigningKey>>(`products/${product.id}/keys`), [product.id]);
+export function SigningKeys({ product, initial }: { product: Product; initial?: Page<SigningKey> }) {
+  const keys = useLoad(() => api.get<Page<SigningKey>>(`products/${product.id}/keys`), [product.id], initial);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -108,6 +108,7 @@ export function SigningKeys({ product }: { product: Product }) {
           },
         ]}
       />
+      {settled(keys) ? <>
       <div class="actions section-actions">
         <Button variant="secondary" busy={busy} disabled={list === null || pending !== undefined} onClick={createPending}>
           Create a pending key
@@ -115,6 +116,7 @@ export function SigningKeys({ product }: { product: Product }) {
         {pending ? <span class="muted">{pending.kid} is pending: activate it before creating another.</span> : null}
       </div>
       <KeyExport product={product} />
+      </> : null}
     </Section>
   );
 }

@@ -40,7 +40,7 @@ export function Shell({ appName, nav, account, children }: ShellProps) {
         <ul>
           {nav.map((item) => (
             <li key={item.href}>
-              <a href={item.href} aria-current={item.current ? 'page' : undefined}>
+              <a href={item.href} aria-current={item.current ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
                 {item.label}
               </a>
             </li>

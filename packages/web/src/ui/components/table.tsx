@@ -24,6 +24,9 @@ export interface TableProps<T> {
  */
 export function Table<T>({ caption, hideCaption = false, columns, rows, rowKey, empty }: TableProps<T>) {
   if (rows !== null && rows.length === 0) return <p class="empty">{empty}</p>;
+  // While loading, one line and no header: column widths depend on the rows, so a header drawn
+  // before them would move when they arrive.
+  if (rows === null) return <p class="loading" role="status">Loading…</p>;
   return (
     <div class="table-wrap">
       <table class="table">
@@ -38,7 +41,7 @@ export function Table<T>({ caption, hideCaption = false, columns, rows, rowKey, 
           </tr>
         </thead>
         <tbody>
-          {(rows ?? []).map((row) => (
+          {rows.map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((c) => (
                 <td key={c.label} data-label={c.label} class={c.nowrap ? 'nowrap' : undefined}>
@@ -49,7 +52,6 @@ export function Table<T>({ caption, hideCaption = false, columns, rows, rowKey, 
           ))}
         </tbody>
       </table>
-      {rows === null ? <p class="loading" role="status">Loading…</p> : null}
     </div>
   );
 }
