@@ -1,5 +1,5 @@
 import { createLicenseClient, createMemoryStorage } from '@svc-licensing/verifier';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_KINDS } from './helpers/stores.js';
 import { inspectPage, layoutShift, openBrowser, skipBrowserTests, type BrowserSession } from './support/browser.js';
@@ -29,6 +29,14 @@ async function signInByEmail(page: Page, server: WebServer, email: string): Prom
   await page.waitForURL(`${server.url}/dashboard/`);
   await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
   return link;
+}
+
+/** The text of a file the page downloaded. */
+async function readDownload(file: Download): Promise<string> {
+  const stream = await file.createReadStream();
+  let out = '';
+  for await (const chunk of stream) out += String(chunk);
+  return out;
 }
 
 // Generous per-test time: a loaded 2-core CI machine runs many pages in one test.
@@ -377,20 +385,39 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', { timeo
     });
   });
 
+  it('claims a sender domain whose records are copied with one button, releases it, and exports the account', async () => {
+    await open(page, server.url, 'sender-domain', 'Sender domain');
+    await page.getByRole('textbox', { name: 'Domain', exact: true }).fill('mail.acme.test');
+    await page.getByRole('button', { name: 'Claim the domain' }).click();
+    const records = page.getByRole('region', { name: 'Records to publish' });
+    await records.getByText('_svc-licensing.mail.acme.test').waitFor();
+    expect(await records.locator('tbody tr').count()).toBe(3);
+    const dkim = (await server.api('GET', '/account/sender-domain')).body.records.find((r: { purpose: string }) => r.purpose === 'dkim');
+    await records.getByRole('button', { name: 'Copy value of the dkim record' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(dkim.value);
+    await inspectPage(page, `${store}-sender-domain-claimed`, { full: store === STORE_KINDS[0] });
+    await page.getByRole('button', { name: 'Release the domain' }).click();
+    await page.getByRole('dialog', { name: 'Release mail.acme.test?' }).getByRole('button', { name: 'Release' }).click();
+    await page.getByRole('button', { name: 'Claim the domain' }).waitFor();
+    expect((await server.api('GET', '/account/sender-domain')).body).toMatchObject({ domain: null, status: 'none' });
+
+    await open(page, server.url, 'export', 'Export the account');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export and download' }).click();
+    const doc = JSON.parse(await readDownload(await download));
+    expect(doc.format).toBe('svc-account-export-v1');
+    expect(JSON.stringify(doc)).toContain(ids.key);
+    await page.getByText('The export is downloaded').waitFor();
+    expect(b.problems).toEqual([]);
+  });
+
   it('the owner exports the private keys with the spec\'s warning, and signs out', async () => {
     await open(page, server.url, `products/${ids.product}`, 'Acme Editor');
     await page.getByText('anyone holding one can issue licenses for Acme Editor').waitFor();
     await page.getByRole('button', { name: 'Export the private keys' }).click();
     const download = page.waitForEvent('download');
     await page.getByRole('dialog').getByRole('button', { name: 'Export and download' }).click();
-    const file = await download;
-    const text = await new Promise<string>((resolve, reject) => {
-      void file.createReadStream().then((stream) => {
-        let out = '';
-        stream.setEncoding('utf8').on('data', (c: string) => (out += c)).on('end', () => resolve(out)).on('error', reject);
-      });
-    });
-    const doc = JSON.parse(text);
+    const doc = JSON.parse(await readDownload(await download));
     expect(doc.format).toBe('svc-signing-keys-v1');
     expect(doc.keys.map((k: { kid: string }) => k.kid)).toEqual(['k1', 'k2']);
 

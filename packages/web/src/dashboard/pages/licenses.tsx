@@ -5,7 +5,7 @@ import { Form } from '../../ui/components/form.js';
 import { Badge, PageHeader, Pager, Section } from '../../ui/components/layout.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
-import { useLoad } from '../../ui/hooks.js';
+import { settled, useLoad } from '../../ui/hooks.js';
 import { loadAll, usePaged } from '../../ui/paging.js';
 import { href, navigate, type Route } from '../../ui/router.js';
 import { LICENSE_STATUSES, type License, type Product } from '../../ui/types.js';
@@ -73,7 +73,8 @@ export function LicensesPage({ route }: { route: Route }) {
         <Table
           caption="Licenses, newest first"
           hideCaption
-          rows={list.data?.data ?? null}
+          // Rows wait for the product names too, or the product column would change width under them.
+          rows={settled(products) ? (list.data?.data ?? null) : null}
           rowKey={(l) => l.id}
           empty={q || product || status ? 'No license matches.' : 'No license yet.'}
           columns={[
