@@ -181,6 +181,8 @@ export async function useLink(ctx: EngineContext, token: string, purpose: LinkPu
   return transact(ctx, async (tx): Promise<LinkOutcome> => {
     const at = ctx.clock.now();
     let link = await tx.findOne('linkTokens', { hash }, { lock: true });
+    // A link of another kind (a reopen link posted to /sign-in, a portal link) is unknown here, used or not.
+    if (link && link.purpose !== purpose) return { ok: false, reason: 'unknown' };
     if (link && link.usedAt !== null) return { ok: false, reason: 'used' };
     if (operator !== null && link === null) {
       if (at >= operator.expiresMs) return { ok: false, reason: 'expired' };
