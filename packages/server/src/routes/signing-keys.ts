@@ -1,4 +1,3 @@
-import { ApiError } from '../http/errors.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { PageQuery } from '../http/schemas.js';
 import { SigningKeyExportView, SigningKeyView, listOf } from '../http/views.js';
@@ -31,7 +30,3 @@ export const signingKeyRoutes: RouteDef[] = [
   }),
 ];
 
-/** The 400 of an owner-only operation called with an API key (docs/decisions.md). */
-export function ownerOnly(what: string): ApiError {
-  return new ApiError('owner_session_required', `${what} requires the account owner's dashboard session, not an API key.`);
-}
