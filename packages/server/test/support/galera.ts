@@ -9,7 +9,8 @@ const scripts = fileURLToPath(new URL('../../../../scripts/', import.meta.url));
 
 /**
  * A real 3-node MariaDB Galera cluster on loopback, started with `scripts/galera-start.sh` (Debian's
- * mariadb-server and galera-4; `.ci/run` installs them) in a folder and on ports of its own, and
+ * mariadb-server and galera-4; `.ci/run` installs them) in a folder and on ports of its own
+ * (client ports 3341 to 3372, group ports 4710 to 5092), and
  * stopped with `scripts/galera-stop.sh`. `SVC_TEST_GALERA_DIR` and `SVC_TEST_GALERA_PORT_BASE`
  * reuse a cluster already started by the script (it is then left running).
  */
@@ -28,8 +29,12 @@ export interface GaleraCluster {
 export async function startGalera(): Promise<GaleraCluster> {
   const reuse = process.env['SVC_TEST_GALERA_DIR'];
   const dir = reuse ?? `/tmp/svc-galera-test-${process.pid}`;
-  const portBase = Number(process.env['SVC_TEST_GALERA_PORT_BASE'] ?? (reuse ? 3310 : 3340));
-  const env = { ...process.env, GALERA_DIR: dir, GALERA_PORT_BASE: String(portBase), GALERA_GROUP_BASE: reuse ? '4600' : '4700' };
+  // Ports of their own per run (one of ten slots by process id), so a node left over by a run
+  // that was killed cannot join the next run's cluster.
+  const slot = process.pid % 10;
+  const portBase = Number(process.env['SVC_TEST_GALERA_PORT_BASE'] ?? (reuse ? 3310 : 3340 + 3 * slot));
+  const groupBase = reuse ? 4600 : 4700 + 40 * slot;
+  const env = { ...process.env, GALERA_DIR: dir, GALERA_PORT_BASE: String(portBase), GALERA_GROUP_BASE: String(groupBase) };
   const start = () => run('bash', [`${scripts}galera-start.sh`], { env, timeout: 240_000 });
   await start();
   const ports = [1, 2, 3].map((n) => portBase + n);
