@@ -102,15 +102,26 @@ export async function inspectPage(page: Page, name: string, options: { full?: bo
 }
 
 /** Sum of the layout shifts of the page so far (Chromium's layout-shift entries). */
-export function layoutShift(page: Page): Promise<number> {
+export async function layoutShift(page: Page): Promise<number> {
+  return (await layoutShifts(page)).total;
+}
+
+/** The layout shifts of the page so far: their sum and what moved (for the failure message). */
+export function layoutShifts(page: Page): Promise<{ total: number; moved: string[] }> {
   return page.evaluate(
     () =>
-      new Promise<number>((resolve) => {
+      new Promise<{ total: number; moved: string[] }>((resolve) => {
         let total = 0;
+        const moved: string[] = [];
+        type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node | null }[] };
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) total += entry.value;
+          for (const entry of list.getEntries() as Shift[]) {
+            if (entry.hadRecentInput) continue;
+            total += entry.value;
+            for (const source of entry.sources ?? []) moved.push(`${entry.value.toFixed(3)} ${(source.node as Element | null)?.outerHTML?.slice(0, 120) ?? '?'}`);
+          }
         }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(total), 100);
+        setTimeout(() => resolve({ total, moved }), 100);
       }),
   );
 }
