@@ -435,4 +435,32 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', { timeo
     // Every request of every page went to the server itself: no CDN, no other origin.
     expect([...b.origins]).toEqual([server.url]);
   });
+
+  it('closes the account after saying what it means, and reopens it with the e-mailed link', async () => {
+    await signInByEmail(page, server, server.ownerEmail);
+    await open(page, server.url, 'close', 'Close the account');
+    await page.getByText('After 30 days, every record of the account is deleted').waitFor();
+    const confirm = page.getByLabel("Type the account's name (Acme Software) to confirm");
+    await confirm.fill('Acme');
+    await page.getByRole('button', { name: 'Close the account' }).click();
+    await page.getByRole('alert').filter({ hasText: "Type the account's name, Acme Software, to confirm." }).waitFor();
+    expect((await server.api('GET', '/account')).body.status).toBe('open');
+
+    const before = server.smtp.messages.length;
+    await confirm.fill('Acme Software');
+    await page.getByRole('button', { name: 'Close the account' }).click();
+    await page.getByText('The account is closed.').waitFor();
+    // Sessions are revoked at once: the next page asks to sign in.
+    await page.getByRole('link', { name: 'Products' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+
+    const reopen = await server.linkMailedTo(server.ownerEmail, before);
+    expect(reopen).toContain('/reopen?token=');
+    await page.goto(reopen);
+    await inspectPage(page, `${store}-reopen`, { full: store === STORE_KINDS[0] });
+    await page.getByRole('button', { name: 'Reopen the account and sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.getByText(`${server.ownerEmail} · owner`).waitFor();
+    expect(b.problems).toEqual([]);
+  });
 });
