@@ -12,13 +12,13 @@ pids_of() { # node
   local n=$1 config="--defaults-file=$DIR/node$1/my.cnf" pid
   if [ -f "$DIR/node$n/mariadbd.pid" ]; then echo "$(cat "$DIR/node$n/mariadbd.pid")"; fi
   for pid in $(ls /proc | grep -E '^[0-9]+$'); do
-    if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$config"; then echo "$pid"; fi
+    if { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -q -- "$config"; then echo "$pid"; fi
   done
 }
 for n in 3 2 1; do
   for pid in $(pids_of "$n" | sort -u); do
     # Only a mariadbd reading this node's config: a stale pid file must not stop another process.
-    if kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "--defaults-file=$DIR/node$n/my.cnf"; then
+    if kill -0 "$pid" 2>/dev/null && { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -q -- "--defaults-file=$DIR/node$n/my.cnf"; then
       kill -TERM "$pid"
       for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
       if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; fi
