@@ -13,6 +13,7 @@ import {
 } from './http/rate-limit.js';
 import { defineRoute, toRouterPath, type AccountMail, type RouteDef, type RouteServices, type SenderDomainSettings, type ServerHooks } from './http/route.js';
 import { mountMethodNotAllowed } from './http/method-not-allowed.js';
+import { createAfterAnswer } from './http/after-answer.js';
 import { createDnsResolver } from './dns-resolver.js';
 import { validate } from './http/validate.js';
 import { createOpenApiDocument } from './openapi.js';
@@ -90,6 +91,7 @@ export function createApp(options: AppOptions): H3 {
     options.onError ??
     ((msg: string, error: unknown) =>
       process.stdout.write(`${JSON.stringify({ time: isoNow(), msg, error: (error as Error)?.message ?? String(error) })}\n`));
+  const background = createAfterAnswer(logError);
   const senderDomains: SenderDomainSettings = {
     resolver: options.senderDomains?.resolver ?? createDnsResolver(),
     spfMechanism: options.senderDomains?.spfMechanism ?? `include:${new URL(publicBaseUrl).hostname}`,
@@ -102,6 +104,7 @@ export function createApp(options: AppOptions): H3 {
     limits,
     rateLimit: async (event, buckets) => limit(event, await consumeMany(store, buckets, limits.windowMs, now())),
     logError,
+    afterAnswer: background.afterAnswer,
     senderDomains,
   };
   const openapiRoute = defineRoute({
@@ -215,5 +218,6 @@ export function createApp(options: AppOptions): H3 {
   mountPortalLinkPages(app, services);
   if (options.web !== false) mountWebApps(app, options.web ?? {});
   mountMethodNotAllowed(app, routes, clientPaths);
+  background.attach(app);
   return app;
 }

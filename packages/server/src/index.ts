@@ -1,5 +1,6 @@
 // Public API of @svc-licensing/server. Every export is listed by name: a rename is a visible decision.
 export { createApp } from './app.js';
+export { settled } from './http/after-answer.js';
 export type { AppOptions } from './app.js';
 export type { ReadinessCheck } from './routes/health.js';
 export type { WebMount, WebOptions } from './web/index.js';

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { H3 } from 'h3';
 import { toNodeHandler } from 'h3/node';
+import { settled } from './http/after-answer.js';
 
 /** Options of {@link listen}. */
 export interface ListenOptions {
@@ -68,6 +69,7 @@ interface Connection {
 export async function bindServer(options: ListenOptions): Promise<BoundServer> {
   const host = options.host ?? '127.0.0.1';
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+  let served: H3 | null = null;
   let attached!: () => void;
   const ready = new Promise<void>((resolve) => (attached = resolve));
   let closing: Promise<void> | null = null;
@@ -144,8 +146,15 @@ export async function bindServer(options: ListenOptions): Promise<BoundServer> {
       // connections at once, resetting a request a client may be sending on one right then.
       NetServer.prototype.close.call(server, (error?: Error) => {
         clearTimeout(timer);
-        if (error) reject(error);
-        else resolve();
+        if (error) return reject(error);
+        // Then the work answered requests started (link e-mails), within the same bound.
+        if (served === null) return resolve();
+        const cut = setTimeout(resolve, options.shutdownTimeoutMs ?? 10_000);
+        cut.unref();
+        void settled(served).then(() => {
+          clearTimeout(cut);
+          resolve();
+        });
       });
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
       for (const [socket, state] of connections) whenIdle(socket, state);
@@ -165,6 +174,7 @@ export async function bindServer(options: ListenOptions): Promise<BoundServer> {
     url: `http://${urlHost}:${address.port}`,
     port: address.port,
     serve(app) {
+      served = app;
       handler = toNodeHandler(app) as (req: IncomingMessage, res: ServerResponse) => void;
       attached();
     },

@@ -3,7 +3,7 @@ import { CUSTOMER_SESSION_LIFETIMES } from '@svc-licensing/license-engine';
 import { expect, it } from 'vitest';
 import { createPlan, createProduct, fingerprint, licensed } from './helpers/fixtures.js';
 import { describeEverySetup, PUBLIC_BASE_URL, PUBLIC_ORIGIN } from './helpers/harness.js';
-import { createPortalHarness, mailsTo, portalCall, portalLinkIn, settle, signInCustomer, waitForMail, type PortalHarness } from './helpers/portal.js';
+import { createPortalHarness, mailsTo, portalCall, portalLinkIn, signInCustomer, waitForMail, type PortalHarness } from './helpers/portal.js';
 
 const BUYER = 'buyer@example.com';
 const DAY = 86_400_000;
@@ -32,7 +32,7 @@ describeEverySetup('customer portal API', (setup) => {
     expect(mail.mail.subject).toContain('sign-in link');
     expect(portalLinkIn(mail)).toContain(`/portal/${h.accountId}/sign-in?token=svc_lt_`);
     expect(customer.cookie).toMatch(new RegExp(`^svc_portal_${h.accountId}=svc_cs_`));
-    await settle();
+    await h.settled();
     expect(mailsTo(h, 'stranger@example.com')).toEqual([]);
 
     const who = await portalCall(h, customer, 'GET', '/session');
@@ -69,7 +69,7 @@ describeEverySetup('customer portal API', (setup) => {
       expect(third.status).toBe(429);
       expect((await third.json()).error.code).toBe('rate_limited');
     }
-    await settle();
+    await h.settled();
     expect(mailsTo(h, BUYER)).toHaveLength(2);
   });
 
@@ -237,7 +237,7 @@ describeEverySetup('customer portal API', (setup) => {
     expect((await h.fetch(`/v1/portal/${h.accountId}`)).status).toBe(404);
     await h.fetch(`/v1/portal/${h.accountId}/session/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: BUYER }) });
     expect((await h.api('POST', `/licenses/${license.id}/send-key`)).body).toMatchObject({ id: license.id, portalUrl: 'https://licenses.vendor.test/' });
-    await settle();
+    await h.settled();
     const mails = mailsTo(h, BUYER);
     expect(mails).toHaveLength(2); // the first sign-in link, then the key e-mail: no new link
     expect(mails[1]!.mail.text).not.toContain('/portal/');

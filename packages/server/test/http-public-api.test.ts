@@ -34,6 +34,7 @@ it('exports exactly the public API of the server package (a rename or removal is
     'parseMasterKey',
     'renderKeyEmail',
     'resolveMasterKey',
+    'settled',
     'statusForCode',
   ]);
   expect(server.DEFAULT_RATE_LIMITS).toEqual({

@@ -5,6 +5,7 @@ import type { Principal } from './auth.js';
 import type { RateLimits } from './rate-limit.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Validated } from './validate.js';
+import type { AfterAnswer } from './after-answer.js';
 
 /** Which interface a route belongs to: it decides authentication, rate limits and CORS. */
 export type RouteApi = 'vendor' | 'client' | 'public';
@@ -28,6 +29,8 @@ export interface RouteServices {
   limits: RateLimits;
   /** Logs a failure that happened after the answer was sent (a background e-mail). */
   logError: (msg: string, error: unknown) => void;
+  /** Runs work after the answer (a background e-mail); a failure is logged under `msg`, and `settled(app)` waits for it. */
+  afterAnswer: AfterAnswer;
   /** How sender domains are checked: the DNS port and the SPF mechanism of the service's mail. */
   senderDomains: SenderDomainSettings;
 }

@@ -50,14 +50,10 @@ export const portalRoutes: RouteDef[] = [
         { key: `portal-signin-email:${emailBucket(body.email)}`, limit: limits.signInPerEmail },
       ]);
       // Looked up and mailed after the answer, so known and unknown addresses answer alike and as fast.
-      void (async () => {
-        try {
-          const link = await ctx.engine.requestPortalLink(params.accountId!, body.email);
-          if (link) await mailLink(ctx, link, 'portal_sign_in');
-        } catch (error) {
-          ctx.logError('portal_link_failed', error);
-        }
-      })();
+      ctx.afterAnswer('portal_link_failed', async () => {
+        const link = await ctx.engine.requestPortalLink(params.accountId!, body.email);
+        if (link) await mailLink(ctx, link, 'portal_sign_in');
+      });
       return { accepted: true };
     },
   }),

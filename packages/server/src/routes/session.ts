@@ -23,13 +23,9 @@ export const sessionRoutes: RouteDef[] = [
         { key: `signin-email:${emailBucket(body.email)}`, limit: limits.signInPerEmail },
       ]);
       // Looked up and mailed after the answer, so known and unknown addresses answer alike and as fast.
-      void (async () => {
-        try {
-          for (const link of await ctx.engine.requestSignInLinks(body.email)) await mailLink(ctx, link, 'sign_in');
-        } catch (error) {
-          ctx.logError('sign_in_link_failed', error);
-        }
-      })();
+      ctx.afterAnswer('sign_in_link_failed', async () => {
+        for (const link of await ctx.engine.requestSignInLinks(body.email)) await mailLink(ctx, link, 'sign_in');
+      });
       return { accepted: true };
     },
   }),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe } from 'vitest';
 import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom } from '@svc-licensing/license-engine';
-import { createApp, listen, type AppOptions } from '../../src/index.js';
+import { createApp, listen, settled, type AppOptions } from '../../src/index.js';
 import type { MySqlStore } from '../../src/stores/mysql/index.js';
 import { openTestStore, STORE_KINDS, type StoreKind } from './stores.js';
 import { createKeyEmailSender } from '../../src/key-email.js';
@@ -89,6 +89,8 @@ export interface Harness {
   signIn(options?: { role?: 'owner' | 'member'; accountId?: string; email?: string }): Promise<SignedIn>;
   /** A client API call (no auth, JSON). */
   client<T = any>(action: 'activate' | 'validate' | 'deactivate', body: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
+  /** Resolves once the work the app started after its answers (link e-mails) has ended. */
+  settled(): Promise<void>;
   /** A second, separate account. */
   newAccount(servicePlan?: string): Promise<{ accountId: string; apiKey: string }>;
   /**
@@ -153,7 +155,7 @@ export async function createHarness(setup: Setup | Mode, options: Partial<AppOpt
     });
     if (mode === 'in-process') {
       const fetchImpl = async (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost${path}`, init));
-      return { engine, fetch: fetchImpl, close: async () => undefined };
+      return { engine, app, fetch: fetchImpl, close: async () => undefined };
     }
     const server = await listen(app, { port: 0, host: '127.0.0.1', handleSignals: false });
     let stopped = false;
@@ -163,7 +165,7 @@ export async function createHarness(setup: Setup | Mode, options: Partial<AppOpt
       await server.close();
     };
     cleanups.push(close);
-    return { engine, fetch: (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init), close };
+    return { engine, app, fetch: (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init), close };
   }
   let current = await serve();
 
@@ -194,6 +196,7 @@ export async function createHarness(setup: Setup | Mode, options: Partial<AppOpt
     accountId: first.accountId,
     logLines,
     fetch: (path, init) => current.fetch(path, init),
+    settled: () => settled(current.app),
     newAccount,
     async restart() {
       await current.close();

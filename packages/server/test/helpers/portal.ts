@@ -55,8 +55,6 @@ export async function waitForMail(h: PortalHarness, address: string, count = 1):
   throw new Error(`no e-mail #${count} to ${address}`);
 }
 
-/** Lets background sends finish, so a test can assert that nothing arrived. */
-export const settle = () => new Promise((r) => setTimeout(r, 300));
 
 /** The portal sign-in link in a captured e-mail. */
 export function portalLinkIn(mail: CapturedMail): string {

@@ -60,6 +60,11 @@ export async function startDnsServer(): Promise<TestDnsServer> {
         send(response);
       },
     });
+    // dns2 re-emits its sockets' errors on the server; a taken TCP port is handled below (another
+    // port is tried), and without a listener here that re-emitted error would crash the test run.
+    server.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') queueMicrotask(() => { throw error; });
+    });
     // One port for both: UDP first on a free port, then TCP on the same number (another free port when taken).
     const inner = (server as unknown as { servers: { udp: UdpSocket; tcp: TcpServer } }).servers;
     await inner.udp.listen(0, '127.0.0.1');
