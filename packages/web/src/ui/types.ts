@@ -1,7 +1,29 @@
-/** Response shapes of the public `/v1` API, as the spec and `/v1/openapi.json` describe them. */
+/**
+ * Response shapes of the public `/v1` API, as the spec and `/v1/openapi.json` describe them.
+ * Where the server answers with the engine's view unchanged, the type is the engine's own (a type-only
+ * import: esbuild erases it, so no engine code reaches the browser bundles).
+ */
+
+import type {
+  ActivationView,
+  ApiKeyCreatedView,
+  ApiKeyView,
+  AuditEventView,
+  CustomerDetailView,
+  CustomerView,
+  IntegrationView,
+  LicenseDetailView,
+  LicenseView,
+  MemberView,
+  PlanView,
+  ProductView,
+  SessionView,
+  SigningKeyView,
+  UsageView,
+} from '@svc-licensing/license-engine';
 
 export type Timestamp = string;
-export type LicenseStatus = 'active' | 'past_due' | 'canceled' | 'perpetual' | 'expired' | 'suspended' | 'refunded' | 'revoked';
+export type LicenseStatus = LicenseView['status'];
 export const LICENSE_STATUSES: readonly LicenseStatus[] = ['active', 'past_due', 'canceled', 'perpetual', 'expired', 'suspended', 'refunded', 'revoked'];
 
 /** `GET /v1/session`: who is calling. The dashboard only ever calls with a session. */
@@ -14,119 +36,31 @@ export interface Session {
   [key: string]: unknown;
 }
 
-/** An entry of `GET /v1/sessions` (owner only). */
-export interface SessionInfo {
-  id: string;
-  email: string;
-  role: 'owner' | 'member';
-  createdAt: Timestamp;
-  lastSeenAt: Timestamp;
-  expiresAt: Timestamp;
-  current: boolean;
-}
+/** An entry of `GET /v1/sessions` (owner only): the engine's view plus whether it is the caller's. */
+export type SessionInfo = SessionView & { current: boolean };
 
-export interface Product {
-  id: string;
-  name: string;
-  keyPrefix: string;
-  graceDays: number;
-  offlineDays: number;
-  createdAt: Timestamp;
-}
+export type Product = ProductView;
 
-export interface SigningKey {
-  kid: string;
-  publicKey: string;
-  status: 'pending' | 'active' | 'retired';
-  createdAt: Timestamp;
-  activatedAt: Timestamp | null;
-}
+export type SigningKey = SigningKeyView;
 
-export interface Plan {
-  id: string;
-  product?: string;
-  code: string;
-  name: string;
-  kind: 'subscription' | 'perpetual' | 'trial';
-  maxActivations: number;
-  entitlements: string[];
-  maxMajor: number | null;
-  trialDays: number;
-  offlineDays: number | null;
-}
+export type Plan = PlanView;
 
-export interface Activation {
-  id: string;
-  fingerprint: string;
-  name: string | null;
-  platform: string | null;
-  appVersion: string | null;
-  createdAt: Timestamp;
-  lastSeenAt: Timestamp;
-}
+export type Activation = ActivationView;
 
-export interface License {
-  id: string;
-  product: string;
-  plan: string;
-  planId: string;
-  planName: string;
-  customer: { id: string; email: string; name: string };
-  status: LicenseStatus;
-  seats: number;
-  maxActivations: number | null;
-  activationLimit: number;
-  maxMajor: number | null;
-  entitlements: string[];
-  paidUntil: Timestamp | null;
-  validUntil: Timestamp | null;
-  provider: string | null;
-  activationCount: number;
-  createdAt: Timestamp;
-  updatedAt: Timestamp;
-}
+export type License = LicenseView;
 
-export interface LicenseDetail extends License {
-  key: string;
-  activations: Activation[];
-}
+export type LicenseDetail = LicenseDetailView;
 
-export interface Customer {
-  id: string;
-  email: string;
-  name: string;
-  licenseCount: number;
-}
+export type Customer = CustomerView;
 
-export interface CustomerDetail {
-  id: string;
-  email: string;
-  name: string;
-  licenses: License[];
-}
+export type CustomerDetail = CustomerDetailView;
 
-export interface Integration {
-  id: string;
-  provider: 'provider_a' | 'provider_b';
-  product: string;
-  environment: 'sandbox' | 'live';
-  priceMap: Record<string, string>;
-  hasWebhookSecret: boolean;
-  hasApiKey: boolean;
-  webhookUrl: string;
-}
+/** The engine's view plus the URL the server gives the provider for webhooks. */
+export type Integration = IntegrationView & { webhookUrl: string };
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  lastUsedAt: Timestamp | null;
-  createdAt?: Timestamp;
-}
+export type ApiKey = ApiKeyView;
 
-export interface CreatedApiKey extends ApiKey {
-  key: string;
-}
+export type CreatedApiKey = ApiKeyCreatedView;
 
 export type PortalMode = { mode: 'svc' } | { mode: 'custom'; url: string } | { mode: 'none' };
 
@@ -157,14 +91,7 @@ export interface Billing {
   [key: string]: unknown;
 }
 
-export interface Usage {
-  plan: string;
-  activeLicenses: number;
-  licenseLimit: number | null;
-  products: number;
-  productLimit: number | null;
-  overLimit: boolean;
-}
+export type Usage = UsageView;
 
 /** A DNS record to publish for the sender domain, with the outcome of the last check. */
 export interface DnsRecord {
@@ -185,18 +112,7 @@ export interface SenderDomain {
   verifiedAt?: Timestamp | null;
 }
 
-export interface AuditEvent {
-  id: string;
-  type: string;
-  license: string | null;
-  data: Record<string, unknown>;
-  createdAt: Timestamp;
-}
+export type AuditEvent = AuditEventView;
 
 /** A member of the account (`GET /v1/members`; the owner is not listed). */
-export interface Member {
-  id: string;
-  email: string;
-  role: 'member';
-  createdAt: Timestamp;
-}
+export type Member = MemberView;
