@@ -8,6 +8,8 @@ export { Button } from './components/button.js';
 export type { ButtonProps, ButtonVariant } from './components/button.js';
 export { CheckboxField, SelectField, TextAreaField, TextField } from './components/field.js';
 export { Form } from './components/form.js';
+export { SignInLinkForm } from './components/sign-in-link.js';
+export type { SignInLinkFormProps } from './components/sign-in-link.js';
 export { ConfirmButton, Dialog } from './components/dialog.js';
 export { CopyButton, CopyField } from './components/copy.js';
 export { DateTime } from './components/time.js';

@@ -1,7 +1,6 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { Alert } from '../../ui/components/alert.js';
-import { TextField } from '../../ui/components/field.js';
-import { Form } from '../../ui/components/form.js';
+import { SignInLinkForm } from '../../ui/components/sign-in-link.js';
 import type { Route } from '../../ui/router.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
@@ -14,8 +13,6 @@ const LINK_PROBLEMS: Record<string, string> = {
 
 /** Sign-in: asks for a one-time link by e-mail; explains the operator's command for a server without e-mail. */
 export function SignInPage({ route, reason }: { route: Route; reason?: string }) {
-  const [email, setEmail] = useState('');
-  const [sentTo, setSentTo] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const problem = LINK_PROBLEMS[route.params.get('link') ?? ''];
   useEffect(() => {
@@ -28,28 +25,15 @@ export function SignInPage({ route, reason }: { route: Route; reason?: string })
           Sign in
         </h1>
         {problem ? <Alert kind="warning">{problem}</Alert> : reason ? <Alert kind="info">{reason}</Alert> : null}
-        {sentTo === null ? (
-          <>
-            <p class="muted">We e-mail you a link that signs you in. It works once, for 15 minutes.</p>
-            <Form
-              label="Request a sign-in link"
-              submitLabel="E-mail me a sign-in link"
-              onSubmit={async () => {
-                await api.post('session/link', { email: email.trim() });
-                setSentTo(email.trim());
-              }}
-            >
-              <TextField label="E-mail address" type="email" autoComplete="email" required value={email} onValue={setEmail} />
-            </Form>
-          </>
-        ) : (
-          <Alert kind="success">
-            If <strong>{sentTo}</strong> belongs to an account owner or member, a sign-in link is on its way. Open it on this device within 15 minutes.{' '}
-            <button type="button" class="btn btn-link" onClick={() => setSentTo(null)}>
-              Use another address
-            </button>
-          </Alert>
-        )}
+        <SignInLinkForm
+          intro="We e-mail you a link that signs you in. It works once, for 15 minutes."
+          request={(email) => api.post('session/link', { email })}
+          sent={(to) => (
+            <>
+              If <strong>{to}</strong> belongs to an account owner or member, a sign-in link is on its way. Open it on this device within 15 minutes.
+            </>
+          )}
+        />
         <details class="operator-help">
           <summary>No e-mail set up on this server?</summary>
           <p>The operator of the server prints a sign-in link for an account with:</p>
