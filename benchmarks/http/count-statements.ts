@@ -1,9 +1,12 @@
-// Counts the database statements and commits of webhook ingest: one server process on a database
-// nobody else uses (BENCH_COUNT_URL, default Galera node 1 at 127.0.0.1:3311), 50 purchases
-// delivered one after the other, the server's `Questions` and `Com_commit` counters read before
-// and after. A deterministic measure of the round trips per event, unlike throughput on a shared
-// machine. Run: `npx tsx http/count-statements.ts` in benchmarks/ after `pnpm build`.
+// Counts the database statements, round trips and commits of webhook ingest: one server process on
+// a database nobody else uses (BENCH_COUNT_URL, default Galera node 1 at 127.0.0.1:3311), 50
+// purchases delivered one after the other, the server's `Questions` and `Com_commit` counters read
+// before and after, and the requests it received counted in its general log (turned on for the
+// run, to a temporary file: a multi-statement query is one entry there, one round trip). A
+// deterministic measure of the round trips per event, unlike throughput on a shared machine.
+// Run: `npx tsx http/count-statements.ts` in benchmarks/ after `pnpm build`.
 import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
@@ -29,13 +32,29 @@ try {
   try {
     const setup = await seedIntegration(server.url, apiKey);
     await ingestOne(server.url, setup, 'warm', 0);
+    const logFile = join(tmpdir(), `${name}.general.log`);
+    await admin.query('SET GLOBAL general_log_file = ?, GLOBAL general_log = 1', [logFile]);
     const before = await counters();
     for (let i = 1; i <= PURCHASES; i++) await ingestOne(server.url, setup, 'count', i);
     const after = await counters();
+    await admin.query('SET GLOBAL general_log = 0');
+    // Requests of the server's connections (this connection's are the counter reads): Execute and Query entries.
+    const [self] = await admin.query('SELECT CONNECTION_ID() AS id');
+    const selfId = (self as { id: number }[])[0]!.id;
+    const requests = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((line) => {
+        const entry = /^(?:\S+\s+\S+)?\s+(\d+) (Execute|Query)\t/.exec(line);
+        return entry !== null && Number(entry[1]) !== selfId;
+      }).length;
+    rmSync(logFile, { force: true });
     // Each read of the counters is one statement of this connection.
     const statements = (after['Questions']! - before['Questions']! - 1) / (PURCHASES * 2);
     const commits = (after['Com_commit']! - before['Com_commit']!) / (PURCHASES * 2);
-    process.stdout.write(`per event (customer.created + transaction.completed, averaged): ${statements.toFixed(1)} statements, ${commits.toFixed(2)} COMMITs\n`);
+    const roundTrips = requests / (PURCHASES * 2);
+    process.stdout.write(
+      `per event (customer.created + transaction.completed, averaged): ${statements.toFixed(1)} statements in ${roundTrips.toFixed(1)} round trips, ${commits.toFixed(2)} COMMITs\n`,
+    );
   } finally {
     await server.stop();
   }

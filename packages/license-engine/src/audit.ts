@@ -35,14 +35,19 @@ export async function audit<T extends AuditEventType>(
   tx: StoreTx,
   event: { accountId: string; type: T; licenseId: string | null; data: AuditData[T] },
 ): Promise<void> {
-  await tx.insert('auditEvents', {
-    id: ctx.ids.next('evt'),
-    accountId: event.accountId,
-    type: event.type,
-    licenseId: event.licenseId,
-    data: { ...event.data },
-    createdAt: now(ctx),
-  });
+  // Held for the commit where the store can (an append with a fresh id has no clash to report).
+  await tx.insert(
+    'auditEvents',
+    {
+      id: ctx.ids.next('evt'),
+      accountId: event.accountId,
+      type: event.type,
+      licenseId: event.licenseId,
+      data: { ...event.data },
+      createdAt: now(ctx),
+    },
+    { defer: true },
+  );
 }
 
 /** `GET /events`: newest first, optionally one license's events. */

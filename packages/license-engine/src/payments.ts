@@ -1,7 +1,6 @@
 import type { PaymentCommand } from './commands.js';
 import { LicensingError } from './errors.js';
 import type { ProcessedEventRecord, ProviderName } from './records.js';
-import { loadAccount } from './accounts.js';
 import { audit } from './audit.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, transact } from './_internal/context.js';
@@ -61,16 +60,19 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
       const duplicate: PaymentResult = { result: 'duplicate', detail: `event ${eventId} was already processed`, licenseId: null, keyEmail: null };
       // Logged once per event: replays of a signed delivery (provider_b signs no timestamp) write nothing more.
       if (!seen.duplicateLoggedAt) {
-        await tx.update('processedEvents', { ...seen, duplicateLoggedAt: now(ctx) });
+        await tx.update('processedEvents', { ...seen, duplicateLoggedAt: now(ctx) }, { defer: true });
         await webhook({ ...duplicate, detail: `${duplicate.detail}; later deliveries of it are not logged again` });
       }
       return duplicate;
     }
-    const product = await tx.get('products', integration.productId);
+    // Asked for together: the MySQL store reads them in one round trip.
+    const [product, account] = await Promise.all([tx.get('products', integration.productId), tx.get('accounts', accountId)]);
     if (!product) throw new LicensingError('internal_error', `integration ${integrationId} refers to a missing product`);
-    const scope: PaymentScope = { ctx, tx, integration, product, account: await loadAccount(tx, accountId), key };
+    if (!account) throw new LicensingError('not_found', `account ${accountId} not found`);
+    const scope: PaymentScope = { ctx, tx, integration, product, account, key };
     const outcome = await dispatch(scope, command);
-    await tx.update('processedEvents', { ...processed, result: outcome.result });
+    // Held for the commit where the store can: this unit inserted the row, so it matches.
+    await tx.update('processedEvents', { ...processed, result: outcome.result }, { defer: true });
     await webhook(outcome);
     return { ...outcome, keyEmail: outcome.keyEmail };
   });

@@ -203,16 +203,17 @@ export interface DkimSigning {
   privateKey: string;
 }
 
+/** The account's sender domain record (claimed, maybe not verified yet), or null. */
+export function senderDomainOf(tx: StoreTx, accountId: string): Promise<SenderDomainRecord | null> {
+  return claimed(tx, accountId);
+}
+
 /**
- * The sender of the account's key e-mails: with a verified domain, its address and the DKIM key
- * (decrypted); otherwise null (the account's sender settings and the host's default apply).
+ * The sender of the account's key e-mails: with a verified domain (`record`, as
+ * {@link senderDomainOf} read it), its address and the DKIM key (decrypted); otherwise null (the
+ * account's sender settings and the host's default apply).
  */
-export async function verifiedSender(
-  ctx: EngineContext,
-  tx: StoreTx,
-  account: AccountRecord,
-): Promise<{ email: string; dkim: DkimSigning } | null> {
-  const record = await claimed(tx, account.id);
+export function verifiedSender(ctx: EngineContext, record: SenderDomainRecord | null, account: AccountRecord): { email: string; dkim: DkimSigning } | null {
   if (!record || record.status !== 'verified') return null;
   const der = ctx.secrets.decrypt(record.dkimPrivateKey);
   const pem = createPrivateKey({ key: Buffer.from(der), format: 'der', type: 'pkcs8' }).export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -74,6 +74,20 @@ export interface ReadOptions {
   lock?: boolean;
 }
 
+/** Options of a write ({@link StoreTx.insert}, {@link StoreTx.update}, {@link StoreTx.delete}). */
+export interface WriteOptions {
+  /**
+   * The caller needs this write's outcome only when the unit of work ends. An adapter may hold
+   * the write and send it with the unit's next statement or with its commit, so that several
+   * writes cost one round trip (the MySQL adapter does; the others write at once). Reads in the
+   * same unit still see it. A failure of a held write (a unique-key clash, a missing record to
+   * update) then rejects a later call of the unit or `transaction` itself, never this call, and
+   * nothing more of the unit runs: use it only where the caller would not catch the error anyway,
+   * never for an insert-first claim.
+   */
+  defer?: boolean;
+}
+
 export interface PageQuery<C extends Collection> {
   where?: Where<C>;
   /** Case-insensitive substring match of `text` against any of `fields` (a `q` filter). */
@@ -104,11 +118,11 @@ export interface StoreTx {
   count<C extends Collection>(collection: C, where: Where<C>): Promise<number>;
   page<C extends Collection>(collection: C, query: PageQuery<C>): Promise<Page<RecordMap[C]>>;
   /** Inserts a new record. Rejects with a `StoreConflictError` on a duplicate id or unique key. */
-  insert<C extends Collection>(collection: C, record: RecordMap[C]): Promise<void>;
+  insert<C extends Collection>(collection: C, record: RecordMap[C], options?: WriteOptions): Promise<void>;
   /** Replaces the record with the same id. Rejects with a `StoreConflictError` on a unique key clash. */
-  update<C extends Collection>(collection: C, record: RecordMap[C]): Promise<void>;
+  update<C extends Collection>(collection: C, record: RecordMap[C], options?: WriteOptions): Promise<void>;
   /** Deletes by id; deleting a missing record is not an error. */
-  delete<C extends Collection>(collection: C, id: string): Promise<void>;
+  delete<C extends Collection>(collection: C, id: string, options?: WriteOptions): Promise<void>;
   /**
    * Optional: the records of one client API call in a single read (a SQL adapter joins them in
    * one statement), exactly what `get`/`findOne` would return for each: the product by id, the

@@ -46,6 +46,41 @@ describe('mysql store transactions', () => {
     expect(await countOf('rollback-1')).toBeUndefined();
   });
 
+  test('held writes go with the COMMIT, and a held update that matched no row keeps nothing, with or without MariaDB guard blocks', async () => {
+    // `compoundStatements: false`: the path of a server without anonymous blocks (MySQL 8).
+    const plain = createMySqlStore(db.url, { poolSize: 2, compoundStatements: false });
+    try {
+      for (const [name, s] of [['guarded', store], ['plain', plain]] as const) {
+        await s.transaction(async (tx) => {
+          await tx.insert('counters', counter(`held-${name}`, 1), { defer: true });
+          await tx.update('counters', counter(`held-${name}`, 2), { defer: true });
+        });
+        expect(await s.transaction(async (tx) => (await tx.get('counters', `held-${name}`))?.count)).toBe(2);
+        const failure = await s
+          .transaction(async (tx) => {
+            await tx.insert('counters', counter(`held-kept-${name}`, 1), { defer: true });
+            await tx.update('counters', counter(`held-missing-${name}`, 1), { defer: true });
+            await tx.insert('counters', counter(`held-after-${name}`, 1), { defer: true });
+          })
+          .catch((e: unknown) => e);
+        expect((failure as Error).message, name).toBe(`no counters record held-missing-${name} to update`);
+        for (const id of [`held-kept-${name}`, `held-missing-${name}`, `held-after-${name}`]) {
+          expect(await s.transaction((tx) => tx.get('counters', id)), `${name}: ${id}`).toBeNull();
+        }
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+
+  test('a value that looks like SQL goes into a held batch as data, never as a statement', async () => {
+    const hostile = "x'); DROP TABLE `counters`; -- ?";
+    await store.transaction((tx) => tx.insert('counters', { ...counter('held-hostile'), accountId: hostile }, { defer: true }));
+    const [a, b] = await store.transaction((tx) => Promise.all([tx.get('counters', 'held-hostile'), tx.findMany('counters', { accountId: hostile })]));
+    expect(a?.accountId).toBe(hostile);
+    expect(b.map((r) => r.id)).toEqual(['held-hostile']);
+  });
+
   test('locked read-modify-write from many concurrent transactions loses no update', async () => {
     await store.transaction((tx) => tx.insert('counters', counter('hot')));
     await Promise.all(

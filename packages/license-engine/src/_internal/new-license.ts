@@ -22,6 +22,12 @@ export interface NewLicense {
   lastEventKey: string | null;
 }
 
+/**
+ * The licenses `insertLicense` created (the very objects it returned): their key e-mail needs no
+ * claim, since no reservation can exist for an ID made in the same unit of work.
+ */
+export const createdLicenses = new WeakSet<LicenseRecord>();
+
 /** Inserts a license with a fresh key (stored as SHA-256 + ciphertext) and logs `license.created`. */
 export async function insertLicense(ctx: EngineContext, tx: StoreTx, input: NewLicense): Promise<{ license: LicenseRecord; key: string }> {
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -57,7 +63,10 @@ export async function insertLicense(ctx: EngineContext, tx: StoreTx, input: NewL
       createdAt: at,
       updatedAt: at,
     };
-    await tx.insert('licenses', license);
+    // Held for the commit where the store can: a key clash (after the read above, practically
+    // impossible) then fails the unit of work, which `transact` runs again with a new key.
+    await tx.insert('licenses', license, { defer: true });
+    createdLicenses.add(license);
     await audit(ctx, tx, {
       accountId: license.accountId,
       type: 'license.created',

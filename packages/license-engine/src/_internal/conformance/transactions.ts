@@ -34,6 +34,69 @@ export function transactionCases(store: () => Store): void {
     expect(await run((tx) => tx.get('customers', removed.id))).toEqual(removed);
   });
 
+  it('held writes ({ defer: true }) are seen by later reads of the unit and commit with it', async () => {
+    const license = sample('licenses', { productId: 'prd_held' });
+    const gone = sample('customers');
+    await run((tx) => tx.insert('customers', gone));
+    const inside = await run(async (tx) => {
+      await tx.insert('licenses', license, { defer: true });
+      await tx.update('licenses', { ...license, status: 'revoked' }, { defer: true });
+      await tx.delete('customers', gone.id, { defer: true });
+      return { license: await tx.get('licenses', license.id), customer: await tx.get('customers', gone.id), count: await tx.count('licenses', { productId: 'prd_held' }) };
+    });
+    expect(inside).toEqual({ license: { ...license, status: 'revoked' }, customer: null, count: 1 });
+    expect(await run((tx) => tx.get('licenses', license.id))).toEqual({ ...license, status: 'revoked' });
+    expect(await run((tx) => tx.get('customers', gone.id))).toBeNull();
+  });
+
+  it('a held insert that breaks a unique key fails the whole unit with StoreConflictError, keeping none of its writes', async () => {
+    const first = sample('processedEvents');
+    await run((tx) => tx.insert('processedEvents', first));
+    const before = sample('counters', { count: 1 });
+    const after = sample('auditEvents');
+    const clash = { ...sample('processedEvents'), integrationId: first.integrationId, eventId: first.eventId };
+    const failure = await run(async (tx) => {
+      await tx.insert('counters', before);
+      await tx.insert('processedEvents', clash, { defer: true });
+      await tx.insert('auditEvents', after, { defer: true });
+    }).catch((e: unknown) => e);
+    expect(StoreConflictError.is(failure)).toBe(true);
+    expect(await run((tx) => tx.get('counters', before.id))).toBeNull();
+    expect(await run((tx) => tx.get('auditEvents', after.id))).toBeNull();
+    expect(await run((tx) => tx.get('processedEvents', clash.id))).toBeNull();
+  });
+
+  it('a held update of a record that does not exist fails the whole unit, keeping none of its writes', async () => {
+    const missing = sample('licenses');
+    const other = sample('auditEvents');
+    const failure = await run(async (tx) => {
+      await tx.insert('auditEvents', other, { defer: true });
+      await tx.update('licenses', missing, { defer: true });
+    }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(Error);
+    expect(await run((tx) => tx.get('auditEvents', other.id))).toBeNull();
+    expect(await run((tx) => tx.get('licenses', missing.id))).toBeNull();
+  });
+
+  it('reads asked for together (Promise.all) each get their own answer, held writes included', async () => {
+    const license = sample('licenses', { productId: 'prd_together' });
+    const customer = sample('customers');
+    await run((tx) => tx.insert('customers', customer));
+    const answers = await run(async (tx) => {
+      await tx.insert('licenses', license, { defer: true });
+      return Promise.all([
+        tx.get('customers', customer.id),
+        tx.get('licenses', license.id),
+        tx.findMany('licenses', { productId: 'prd_together' }),
+        tx.count('licenses', { productId: 'prd_together' }),
+        tx.get('customers', 'cus_missing'),
+      ]);
+    });
+    expect(answers).toEqual([customer, license, [license], 1, null]);
+    const readOnly = await store().transaction((tx) => Promise.all([tx.get('licenses', license.id), tx.get('customers', customer.id)]), { readOnly: true });
+    expect(readOnly).toEqual([license, customer]);
+  });
+
   it('sees its own writes inside the transaction (get, findOne, findMany, count, page)', async () => {
     const license = sample('licenses', { productId: 'prd_own' });
     await run(async (tx) => {

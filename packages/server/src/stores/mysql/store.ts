@@ -7,9 +7,9 @@ import { createCircuit } from './circuit.js';
 import type { Circuit } from './circuit.js';
 import { MySqlStoreError, connectionFailure, isRetryable, isServerError } from './errors.js';
 import { databaseName, latestVersion, migrate } from './migrate.js';
-import { createTx } from './tx.js';
+import { conflictOf, createTx } from './tx.js';
 import { splitStoreUrl } from './url-options.js';
-import type { Run, SqlValue } from './tx.js';
+import type { HeldWrite, Run, SqlValue } from './tx.js';
 
 /**
  * Options of {@link createMySqlStore}. Every one has a default fit for one server process; the
@@ -49,6 +49,11 @@ export interface MySqlStoreOptions {
    * nodes a moment earlier). Ignored on a server without Galera.
    */
   syncWait?: number;
+  /**
+   * @internal Tests only: `false` makes a MariaDB server take the path a server without anonymous
+   * compound statements (MySQL 8) takes for held updates (their COMMIT waits for a check).
+   */
+  compoundStatements?: boolean;
 }
 
 /** A {@link Store} on MySQL 8 or MariaDB 10.11+, shareable by many server processes. */
@@ -78,6 +83,22 @@ interface StatusRow extends RowDataPacket {
 }
 
 const ER_NO_SUCH_TABLE = 1146;
+const ER_SIGNAL_EXCEPTION = 1644;
+const UNMATCHED = 'svc: held update matched no row #';
+
+/**
+ * MariaDB's anonymous block after a held UPDATE: fails the batch (and so skips its COMMIT) when
+ * the update matched no row (`ROW_COUNT()` counts matched rows: the driver sets CLIENT_FOUND_ROWS).
+ */
+const unmatchedGuard = (index: number) =>
+  `BEGIN NOT ATOMIC IF ROW_COUNT() = 0 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = '${UNMATCHED}${index}'; END IF; END`;
+
+/** The index of the held write whose guard failed, or null for any other error. */
+function unmatchedIndex(error: unknown): number | null {
+  const { errno, sqlMessage } = error as { errno?: number; sqlMessage?: string };
+  if (errno !== ER_SIGNAL_EXCEPTION || !sqlMessage?.startsWith(UNMATCHED)) return null;
+  return Number(sqlMessage.slice(UNMATCHED.length));
+}
 
 /**
  * One statement on the driver's callback API. The promise wrapper captures a stack trace for
@@ -176,9 +197,15 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
   const syncWait = Math.max(0, Math.trunc(options.syncWait ?? 1));
   /** Set by `ready()`: the database is a Galera node. */
   let galera = false;
+  /** Set by `ready()`: the server runs MariaDB's anonymous blocks (`BEGIN NOT ATOMIC`), used as guards in held batches. */
+  let compoundStatements = false;
 
   const newPool = () => {
     const pool = createPool({
+      // Units of work send held writes with their COMMIT, and reads asked for together, as one
+      // multi-statement query; every value in it is escaped by the driver (`format`), and
+      // identifiers come only from the fixed table maps.
+      multipleStatements: true,
       uri: url,
       connectionLimit: poolSize,
       maxIdle: poolSize,
@@ -246,23 +273,28 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     }
   }
 
-  /** Whether the server runs Galera (`wsrep_on`), on a connection of its own (MySQL 8 has no such variable). */
-  const detectGalera = () =>
-    new Promise<boolean>((resolve, reject) => {
+  /**
+   * Whether the server runs Galera (`wsrep_on`; MySQL 8 has no such variable) and is MariaDB
+   * (anonymous compound statements), on a connection of its own.
+   */
+  const detectServer = () =>
+    new Promise<{ galera: boolean; mariadb: boolean }>((resolve, reject) => {
       const connection = createProbeConnection({ uri: url, connectTimeout, charset: 'UTF8MB4_BIN' });
       connection.on('error', () => undefined);
-      connection.query<StatusRow[]>({ sql: "SHOW GLOBAL VARIABLES LIKE 'wsrep_on'", timeout: queryTimeout }, (error, rows) => {
+      connection.query<StatusRow[]>({ sql: "SHOW GLOBAL VARIABLES WHERE `Variable_name` IN ('wsrep_on', 'version')", timeout: queryTimeout }, (error, rows) => {
         connection.destroy();
-        if (error) reject(isServerError(error) ? error : connectionFailure(error));
-        else resolve(rows[0]?.Value === 'ON');
+        if (error) return reject(isServerError(error) ? error : connectionFailure(error));
+        const value = (name: string) => rows.find((r) => r.Variable_name.toLowerCase() === name)?.Value ?? '';
+        resolve({ galera: value('wsrep_on') === 'ON', mariadb: /mariadb/i.test(value('version')) });
       });
     });
 
   function ready(): Promise<void> {
     readiness ??= (options.migrate === false ? checkVersion() : migrate(url, { connectTimeoutMs: connectTimeout }).then(() => undefined))
-      .then(detectGalera)
-      .then((isGalera) => {
-        galera = isGalera;
+      .then(detectServer)
+      .then((server) => {
+        galera = server.galera;
+        compoundStatements = server.mariadb && options.compoundStatements !== false;
       })
       .catch(
       (error: unknown) => {
@@ -331,7 +363,7 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
   }
 
   /** One attempt at `work` in one database transaction (read-only: autocommitted SELECTs only). */
-  async function attempt<T>(work: (run: Run) => Promise<T>, readOnly: boolean): Promise<T> {
+  async function attempt<T>(work: (run: Run, hold: (write: HeldWrite) => void) => Promise<T>, readOnly: boolean): Promise<T> {
     const { connection, reused } = await acquireTracked(readOnly);
     // Set when the server rolled the transaction back (deadlock) or the connection broke:
     // nothing more may run in this attempt, even if `work` swallowed the error.
@@ -350,11 +382,56 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
         throw failure;
       }
     };
-    const run: Run = async <R extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[]) => {
+    /** Writes held by `{ defer: true }`, sent before the next statement or with the COMMIT. */
+    const held: HeldWrite[] = [];
+    const hold = (write: HeldWrite) => {
       if (doomed) throw doomed;
-      if (readOnly && !/^\s*SELECT\b/i.test(sql)) throw new TypeError('mysql store: a write in a read-only unit of work');
+      held.push(write);
+    };
+    /**
+     * Sends the held writes as one multi-statement query, followed by COMMIT when `commit`. A
+     * failure dooms the attempt: nothing more runs, and `transaction` rejects with it (a
+     * duplicate key as `StoreConflictError`, a deadlock or certification failure is retried).
+     */
+    const sendHeld = async (commit: boolean) => {
+      const writes = held.splice(0);
+      // An update must have matched its row before anything commits: on MariaDB a guard block after
+      // each such update fails the batch before its COMMIT; elsewhere the COMMIT waits for the check.
+      const guarded = commit && compoundStatements;
+      const commitAfterCheck = commit && !guarded && writes.some((w) => w.mustMatch);
+      const statements = writes.map((w, i) => (guarded && w.mustMatch ? `${w.sql};\n${unmatchedGuard(i)}` : w.sql));
+      if (commit && !commitAfterCheck) statements.push('COMMIT');
+      let results: ResultSetHeader | ResultSetHeader[];
       try {
-        return await direct<R>(connection, 'execute', sql, values, queryTimeout, guard);
+        results = await direct<ResultSetHeader>(connection, 'query', statements.join(';\n'), writes.flatMap((w) => w.values), queryTimeout, guard);
+      } catch (error) {
+        if (isServerError(error)) {
+          const unmatched = unmatchedIndex(error);
+          doomed = unmatched === null ? conflictOf(error, writes.map((w) => w.collection)) : new Error(writes[unmatched]!.mustMatch);
+          throw doomed;
+        }
+        circuit.suspect();
+        broken = true;
+        const failure = connectionFailure(error);
+        if (commit && !commitAfterCheck) uncertain.add(failure);
+        doomed = failure;
+        throw failure;
+      }
+      if (!guarded) {
+        const list = Array.isArray(results) ? results : [results];
+        const unmatched = writes.find((w, i) => w.mustMatch && list[i]?.affectedRows === 0);
+        if (unmatched) {
+          doomed = new Error(unmatched.mustMatch);
+          throw doomed;
+        }
+      }
+      if (commitAfterCheck) await control('COMMIT');
+    };
+    /** One request on the connection; a failure of the connection or a deadlock dooms the attempt. */
+    const request = async <R,>(method: 'execute' | 'query', sql: string, values: readonly SqlValue[]): Promise<R> => {
+      if (doomed) throw doomed;
+      try {
+        return await direct<R & ResultSetHeader>(connection, method, sql, values, queryTimeout, guard);
       } catch (error) {
         if (isRetryable(error)) doomed = error;
         if (isServerError(error)) throw error;
@@ -364,10 +441,42 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
         throw doomed;
       }
     };
-    try {
-      const result = await work(run);
+    /**
+     * SELECTs asked for in the same turn (`Promise.all` of reads), sent as one multi-statement
+     * query: one round trip for all of them. A lone SELECT stays a prepared statement.
+     */
+    let reads: { sql: string; values: readonly SqlValue[]; resolve: (rows: RowDataPacket[]) => void; reject: (error: unknown) => void }[] = [];
+    const sendReads = async () => {
+      const batch = reads;
+      reads = [];
+      try {
+        if (held.length) await sendHeld(false);
+        if (batch.length === 1) return batch[0]!.resolve(await request<RowDataPacket[]>('execute', batch[0]!.sql, batch[0]!.values));
+        const results = await request<RowDataPacket[][]>('query', batch.map((r) => r.sql).join(';\n'), batch.flatMap((r) => r.values));
+        batch.forEach((r, i) => r.resolve(results[i]!));
+      } catch (error) {
+        for (const r of batch) r.reject(error);
+      }
+    };
+    const run: Run = async <R extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[]) => {
       if (doomed) throw doomed;
-      if (!readOnly) await control('COMMIT');
+      const select = /^\s*SELECT\b/i.test(sql);
+      if (readOnly && !select) throw new TypeError('mysql store: a write in a read-only unit of work');
+      if (select) {
+        return new Promise<R>((resolve, reject) => {
+          if (reads.length === 0) queueMicrotask(() => void sendReads());
+          reads.push({ sql, values, resolve: resolve as (rows: RowDataPacket[]) => void, reject });
+        });
+      }
+      if (held.length) await sendHeld(false);
+      return request<R>('execute', sql, values);
+    };
+    try {
+      const result = await work(run, hold);
+      if (doomed) throw doomed;
+      if (readOnly) return result;
+      if (held.length) await sendHeld(true);
+      else await control('COMMIT');
       return result;
     } catch (error) {
       if (!broken && !readOnly) await control('ROLLBACK').catch(() => (broken = true));
@@ -435,7 +544,7 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     },
     transaction<T>(work: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const readOnly = options?.readOnly === true;
-      return unit((run) => work(createTx(run, { readOnly })), readOnly);
+      return unit((run, hold) => work(createTx(run, { readOnly, hold })), readOnly);
     },
     async close() {
       if (closed) return;
@@ -475,7 +584,7 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
   }
 
   /** Runs `work` in a transaction, again after a deadlock or lock-wait timeout (bounded). */
-  async function unit<T>(work: (run: Run) => Promise<T>, readOnly = false): Promise<T> {
+  async function unit<T>(work: (run: Run, hold: (write: HeldWrite) => void) => Promise<T>, readOnly = false): Promise<T> {
     if (closed) throw new Error('store is closed');
     await ready();
     let staleRetries = 0;

@@ -10,6 +10,18 @@ export type Run = <T extends RowDataPacket[] | ResultSetHeader>(sql: string, val
 /** What a placeholder binds: column values are strings or NULL; numbers only in raw units. */
 export type SqlValue = string | number | null;
 
+/**
+ * A write held for later (`{ defer: true }`): sent with the unit's next statement or its COMMIT.
+ * `collection` names the clash of a duplicate key; `mustMatch` makes a write that matched no row
+ * (an update of a missing record) fail the unit.
+ */
+export interface HeldWrite {
+  sql: string;
+  values: readonly SqlValue[];
+  collection: Collection;
+  mustMatch?: string;
+}
+
 interface DocRow extends RowDataPacket {
   doc: string;
 }
@@ -93,6 +105,17 @@ const CLIENT_LICENSE_WITHOUT_PRODUCT_SQL =
   LICENSE_PARTS_JOINS +
   `WHERE \`l\`.${c('licenses', 'keyHash')} = ?`;
 
+/**
+ * A duplicate-key error as the port's `StoreConflictError`, named by the first of `collections`
+ * that has the key (a held batch may write several); any other error as it is.
+ */
+export function conflictOf(error: unknown, collections: readonly Collection[]): unknown {
+  if (!isDuplicateKey(error)) return error;
+  const key = duplicateKeyName(error);
+  const collection = collections.find((c) => tables[c].uniqueKeys.has(key)) ?? collections[0]!;
+  return new StoreConflictError(collection, tables[collection].uniqueKeys.get(key) ?? key);
+}
+
 const doc = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
 const parse = <C extends Collection>(rows: DocRow[]): RecordMap[C][] => rows.map((r) => JSON.parse(r.doc) as RecordMap[C]);
@@ -101,7 +124,7 @@ const parse = <C extends Collection>(rows: DocRow[]): RecordMap[C][] => rows.map
  * The store operations of one unit of work, as SQL on one connection. Every value is bound to a
  * placeholder; identifiers come only from the fixed table maps.
  */
-export function createTx(run: Run, options: { readOnly?: boolean } = {}): StoreTx {
+export function createTx(run: Run, options: { readOnly?: boolean; hold?: (write: HeldWrite) => void } = {}): StoreTx {
   const writable = () => {
     if (options.readOnly) throw new TypeError('mysql store: a write in a read-only unit of work');
   };
@@ -118,9 +141,7 @@ export function createTx(run: Run, options: { readOnly?: boolean } = {}): StoreT
     try {
       return await run<ResultSetHeader>(sql, values);
     } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      const key = duplicateKeyName(error);
-      throw new StoreConflictError(collection, tables[collection].uniqueKeys.get(key) ?? key);
+      throw conflictOf(error, [collection]);
     }
   };
 
@@ -191,30 +212,31 @@ export function createTx(run: Run, options: { readOnly?: boolean } = {}): StoreT
         signingKey: keys.reduce<RecordMap['signingKeys'] | null>((low, k) => (low === null || k.id < low.id ? k : low), null),
       };
     },
-    async insert(collection, record) {
+    async insert(collection, record, writeOptions) {
       writable();
       const { names, values } = recordColumns(collection, record);
       const placeholders = ['?', '?', ...names.map(() => '?')].join(', ');
-      await write(
-        collection,
-        `INSERT INTO ${quote(tables[collection].table)} (\`id\`, \`doc\`${names.map((n) => `, ${n}`).join('')}) VALUES (${placeholders})`,
-        [columnValue(record.id), JSON.stringify(record), ...values],
-      );
+      const sql = `INSERT INTO ${quote(tables[collection].table)} (\`id\`, \`doc\`${names.map((n) => `, ${n}`).join('')}) VALUES (${placeholders})`;
+      const bound = [columnValue(record.id), JSON.stringify(record), ...values];
+      if (writeOptions?.defer && options.hold) return options.hold({ sql, values: bound, collection });
+      await write(collection, sql, bound);
     },
-    async update(collection, record) {
+    async update(collection, record, writeOptions) {
       writable();
       const { names, values } = recordColumns(collection, record);
-      const result = await write(
-        collection,
-        `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ?`,
-        [JSON.stringify(record), ...values, columnValue(record.id)],
-      );
+      const sql = `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ?`;
+      const bound = [JSON.stringify(record), ...values, columnValue(record.id)];
+      const missing = `no ${collection} record ${record.id} to update`;
+      if (writeOptions?.defer && options.hold) return options.hold({ sql, values: bound, collection, mustMatch: missing });
+      const result = await write(collection, sql, bound);
       // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
-      if (result.affectedRows === 0) throw new Error(`no ${collection} record ${record.id} to update`);
+      if (result.affectedRows === 0) throw new Error(missing);
     },
-    async delete(collection, id) {
+    async delete(collection, id, writeOptions) {
       writable();
-      await run<ResultSetHeader>(`DELETE FROM ${quote(tables[collection].table)} WHERE \`id\` = ?`, [id]);
+      const sql = `DELETE FROM ${quote(tables[collection].table)} WHERE \`id\` = ?`;
+      if (writeOptions?.defer && options.hold) return options.hold({ sql, values: [id], collection });
+      await run<ResultSetHeader>(sql, [id]);
     },
   };
 }
