@@ -10,6 +10,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { cpuSeconds, databasePidOf } from './cpu.js';
 import { runCli, startServer } from './processes.js';
 import { ingestOne, seedIntegration } from './webhooks.js';
 
@@ -48,6 +49,11 @@ try {
         return entry !== null && Number(entry[1]) !== selfId;
       }).length;
     rmSync(logFile, { force: true });
+    // Then the same again with the log off, for the CPU time.
+    const dbPid = await databasePidOf(SERVER);
+    const cpuBefore = { server: cpuSeconds(server.pid), db: dbPid === null ? null : cpuSeconds(dbPid) };
+    for (let i = 1; i <= PURCHASES; i++) await ingestOne(server.url, setup, 'cpu', i);
+    const cpuAfter = { server: cpuSeconds(server.pid), db: dbPid === null ? null : cpuSeconds(dbPid) };
     // Each read of the counters is one statement of this connection.
     const statements = (after['Questions']! - before['Questions']! - 1) / (PURCHASES * 2);
     const commits = (after['Com_commit']! - before['Com_commit']!) / (PURCHASES * 2);
@@ -55,6 +61,10 @@ try {
     process.stdout.write(
       `per event (customer.created + transaction.completed, averaged): ${statements.toFixed(1)} statements in ${roundTrips.toFixed(1)} round trips, ${commits.toFixed(2)} COMMITs\n`,
     );
+    // CPU time per event (the database's includes whatever else it served meanwhile): less
+    // sensitive to other load on the machine than throughput, though not immune to it.
+    const perEvent = (a: number | null, b: number | null) => (a === null || b === null ? '?' : `${(((b - a) * 1000) / (PURCHASES * 2)).toFixed(2)} ms`);
+    process.stdout.write(`CPU per event, one delivery at a time: server ${perEvent(cpuBefore.server, cpuAfter.server)}, database ${perEvent(cpuBefore.db, cpuAfter.db)}\n`);
   } finally {
     await server.stop();
   }

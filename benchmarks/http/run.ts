@@ -6,7 +6,6 @@
 // whose name contains one of them: `hello`, `embedded`, `mysql`, `validate`, `activate`, `list`).
 import { randomBytes } from 'node:crypto';
 import { execSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { assertBuilt, runCli, startBaseline, startHello, startServer } from './p
 import type { Running } from './processes.js';
 import { bulkLoadLicenses, knownMachines, newMachines, seedLicenses } from './seed.js';
 import { ingest, seedIntegration } from './webhooks.js';
+import { cpuSeconds, databasePidOf } from './cpu.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
@@ -42,29 +42,6 @@ const OUTBOX = join(tmpdir(), `svc-bench-outbox-${process.pid}`);
 
 const results: { scenario: string; store: string; processes: number; result: LoadResult; cpu: string }[] = [];
 
-/** CPU seconds a process has used so far (Linux), or null elsewhere. */
-function cpuSeconds(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-/** The pid of the mariadbd behind `url` (from its pid file), for its CPU share; null when unknown. */
-async function databasePidOf(url: string): Promise<number | null> {
-  try {
-    const db = await createConnection({ uri: url });
-    try {
-      const [rows] = await db.query('SELECT @@pid_file AS f');
-      return Number(readFileSync((rows as { f: string }[])[0]!.f, 'utf8').trim()) || null;
-    } finally {
-      await db.end();
-    }
-  } catch {
-    return null;
-  }
-}
 /** The database processes whose CPU a scenario reports: one MariaDB, or the cluster's nodes. */
 let databasePids: number[] = [];
 const dbCpu = () => (databasePids.length ? databasePids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0) : null);
