@@ -57,8 +57,8 @@ interface Found {
   plan: PlanRecord;
   account: AccountRecord;
   activation: ActivationRecord | null;
-  /** The product's active signing key when it was read along (`readClientLicense`), else undefined. */
-  signingKey?: SigningKeyRecord | null;
+  /** The product's active signing key (the lowest id if several), read along. */
+  signingKey: SigningKeyRecord | null;
 }
 
 /**
@@ -68,18 +68,22 @@ interface Found {
  */
 async function find(ctx: EngineContext, tx: StoreTx, productId: string, keyHash: string, fingerprint: string, lock = true): Promise<Found> {
   if (!lock && tx.readClientLicense) return checkFound(ctx, productId, await tx.readClientLicense({ productId, keyHash, fingerprint }));
+  // The license first (locked: its row orders concurrent activations), then the rest together
+  // (the MySQL store reads them in one round trip), refused in the order of `checkFound`.
   const license = await tx.findOne('licenses', { keyHash }, { lock });
-  const product = await tx.get('products', productId);
-  if (!product) throw new LicensingError('unknown_product', `no product ${productId}`);
-  if (!license || license.productId !== product.id) throw new LicensingError('unknown_key', 'no license with this key for this product');
-  const plan = await tx.get('plans', license.planId);
-  const account = plan ? await tx.get('accounts', license.accountId) : null;
-  const activation = plan && account ? await tx.findOne('activations', { licenseId: license.id, fingerprint }, { lock }) : null;
-  return checkFound(ctx, productId, { product, license, plan, account, activation, signingKey: null }, false);
+  const ours = license !== null && license.productId === productId;
+  const [product, plan, account, activation, signingKey] = await Promise.all([
+    tx.get('products', productId),
+    ours ? tx.get('plans', license.planId) : null,
+    ours ? tx.get('accounts', license.accountId) : null,
+    ours ? tx.findOne('activations', { licenseId: license.id, fingerprint }, { lock }) : null,
+    tx.findOne('signingKeys', { productId, status: 'active' }),
+  ]);
+  return checkFound(ctx, productId, { product, license, plan, account, activation: plan && account ? activation : null, signingKey });
 }
 
 /** The refusals of `find`, in its order: unknown product, unknown key, missing plan or account, deleted account. */
-function checkFound(ctx: EngineContext, productId: string, r: ClientLicenseRecords, withKey = true): Found {
+function checkFound(ctx: EngineContext, productId: string, r: ClientLicenseRecords): Found {
   const { product, license, plan, account, activation } = r;
   if (!product) throw new LicensingError('unknown_product', `no product ${productId}`);
   if (!license || license.productId !== product.id) throw new LicensingError('unknown_key', 'no license with this key for this product');
@@ -89,9 +93,7 @@ function checkFound(ctx: EngineContext, productId: string, r: ClientLicenseRecor
   if (account.status === 'closed' && (!account.closedAt || ctx.clock.now() >= timestampMs(addDays(account.closedAt, CLOSURE_DAYS)))) {
     throw new LicensingError('unknown_product', `no product ${productId}`);
   }
-  const found: Found = { product, license, plan, account, activation };
-  if (withKey) found.signingKey = r.signingKey;
-  return found;
+  return { product, license, plan, account, activation, signingKey: r.signingKey };
 }
 
 /** Refuses a license that may not be used now: its status, or past `validUntil`. */
@@ -153,7 +155,8 @@ export async function activateParsed(
         platform: req.platform ?? activation.platform,
         appVersion: req.appVersion ?? activation.appVersion,
       };
-      await tx.update('activations', activation);
+      // Held for the commit where the store can: the activation is locked, so it matches.
+      await tx.update('activations', activation, { defer: true });
     } else {
       if (account.status === 'closed') throw new LicensingError('account_closed', 'the vendor account is closed: no new activations');
       const limit = activationLimitOf(license, plan);
@@ -169,8 +172,10 @@ export async function activateParsed(
         createdAt: at,
         lastSeenAt: at,
       };
-      await tx.insert('activations', activation);
-      await tx.update('licenses', { ...license, activationCount: license.activationCount + 1, updatedAt: at });
+      // Held for the commit where the store can: the license row is locked, and a clash on the
+      // machine (impossible under that lock) would fail the unit, which `transact` runs again.
+      await tx.insert('activations', activation, { defer: true });
+      await tx.update('licenses', { ...license, activationCount: license.activationCount + 1, updatedAt: at }, { defer: true });
       await audit(ctx, tx, {
         accountId: license.accountId,
         type: 'activation.created',
@@ -178,7 +183,7 @@ export async function activateParsed(
         data: { activation: activation.id, fingerprint: req.fingerprint, ...(source === 'offline' ? { source } : {}) },
       });
     }
-    const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, fingerprint: req.fingerprint });
+    const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, fingerprint: req.fingerprint, signingKey: found.signingKey });
     return { unsigned, activation: activation.id };
   });
   return { certificate: await signCertificateOf(decided.unsigned), activation: decided.activation };
@@ -224,11 +229,10 @@ async function validateIn(
   const stale = ctx.clock.now() - timestampMs(seen.lastSeenAt) > LAST_SEEN_RESOLUTION_MS;
   if (stale || next.platform !== seen.platform || next.appVersion !== seen.appVersion) {
     if (!write) return undefined;
-    await tx.update('activations', { ...next, lastSeenAt: now(ctx) });
+    await tx.update('activations', { ...next, lastSeenAt: now(ctx) }, { defer: true });
   }
   const { license, plan, product, signingKey } = found;
-  const parts = { license, plan, product, fingerprint: req.fingerprint };
-  return prepareCertificate(ctx, tx, signingKey === undefined ? parts : { ...parts, signingKey });
+  return prepareCertificate(ctx, tx, { license, plan, product, fingerprint: req.fingerprint, signingKey });
 }
 
 /** `POST /licenses/deactivate`: frees the machine's seat, in any license status. */
@@ -237,8 +241,8 @@ export async function deactivate(ctx: EngineContext, input: DeactivateInput): Pr
   return transact(ctx, async (tx) => {
     const { license, activation } = await find(ctx, tx, req.product, req.keyHash, req.fingerprint);
     if (!activation) throw new LicensingError('not_activated', 'this machine is not activated on the license');
-    await tx.delete('activations', activation.id);
-    await tx.update('licenses', { ...license, activationCount: Math.max(0, license.activationCount - 1), updatedAt: now(ctx) });
+    await tx.delete('activations', activation.id, { defer: true });
+    await tx.update('licenses', { ...license, activationCount: Math.max(0, license.activationCount - 1), updatedAt: now(ctx) }, { defer: true });
     await audit(ctx, tx, {
       accountId: license.accountId,
       type: 'activation.deleted',
