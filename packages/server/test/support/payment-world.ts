@@ -50,12 +50,13 @@ export interface World {
   client<T = any>(action: 'activate' | 'validate' | 'deactivate', body: unknown): Promise<Answer<T>>;
   /**
    * Signs `body` (a fixture name, or a JSON object/string) as the provider would and POSTs it to the
-   * receiver. `signature: null` sends no signature header; `secret` signs with another secret.
+   * receiver. `signature: null` sends no signature header; `secret` signs with another secret;
+   * `peer` posts it to the peer server (`WorldOptions.peerStore`).
    */
   deliver<T = any>(
     provider: Provider,
     body: string | Record<string, unknown>,
-    options?: { secret?: string; signature?: string | null; integrationId?: string; path?: string },
+    options?: { secret?: string; signature?: string | null; integrationId?: string; path?: string; peer?: boolean },
   ): Promise<Answer<T>>;
   /** Audit events of the account, oldest first. */
   events(type?: string): Promise<{ type: string; license: string | null; data: Record<string, unknown> }[]>;
@@ -79,6 +80,12 @@ export interface WorldOptions {
   secrets?: boolean;
   /** The engine's store (default: a fresh memory store). The caller closes it. */
   store?: Store;
+  /**
+   * A second server on this store, as another process would run it (own engine and app, same
+   * clock, same SMTP server): e.g. a second MySQL store on the same database. `deliver(...,
+   * { peer: true })` goes to it. The caller closes the store.
+   */
+  peerStore?: Store;
   /** The app's request log (default: none). */
   log?: RequestLogger;
 }
@@ -100,47 +107,55 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     set: (iso: string) => void (time = Date.parse(iso)),
     advance: (ms: number) => void (time += ms),
   };
-  const engine = createLicenseEngine({
-    store: options.store ?? createMemoryStore(),
-    clock,
-    random: cryptoRandom,
-    ids: createIdGenerator({ clock, random: cryptoRandom }),
-    secrets: createSecretBox(new Uint8Array(randomBytes(32))),
-    servicePlans: options.servicePlans ?? DEFAULT_SERVICE_PLANS,
-  });
   const smtp = await startSmtpCapture({ starttls: false });
   cleanups.push(() => smtp.close());
-  const keyEmails = createKeyEmailSender({
-    engine,
-    mailer: createSmtpMailer({ host: '127.0.0.1', port: smtp.port, security: 'none', timeoutMs: 10_000 }),
-    sender: { fromAddress: 'no-reply@svc.test' },
-  });
-  const routes = createWebhookRoutes({
-    keyEmails,
-    clock,
-    ...(options.providerAApiUrl ? { providerA: createProviderAClient({ baseUrl: options.providerAApiUrl, timeoutMs: 2_000 }) } : {}),
-  });
-  const app = createApp({
-    engine,
-    publicBaseUrl: 'https://licensing.example.test',
-    clock,
-    log: options.log ?? false,
-    limits: { vendorPerAccount: 1_000_000, clientPerIp: 1_000_000, clientPerKeyAndIp: 1_000_000 },
-    hooks: { sendKeyEmail: keyEmails.hook },
-    routes,
-  });
-  let fetchImpl: (path: string, init?: RequestInit) => Promise<Response>;
   let serverUrl: string | null = null;
-  if ((options.mode ?? 'in-process') === 'in-process') {
-    fetchImpl = async (path, init) => app.fetch(new Request(`http://localhost${path}`, init));
-  } else {
-    const server = await listen(app, { port: 0, host: '127.0.0.1', handleSignals: false });
-    cleanups.push(() => server.close());
-    serverUrl = server.url;
-    fetchImpl = (path, init) => fetch(`${server.url}${path}`, init);
-  }
-  const call = async (path: string, init: RequestInit): Promise<Answer> => {
-    const res = await fetchImpl(path, init);
+  // Both servers decrypt with the same master key, as two processes of one deployment would.
+  const secrets = createSecretBox(new Uint8Array(randomBytes(32)));
+  /** One server (engine, key e-mail sender, app) on `store`; its fetch, in-process or over HTTP. */
+  const serve = async (store: Store) => {
+    const engine = createLicenseEngine({
+      store,
+      clock,
+      random: cryptoRandom,
+      ids: createIdGenerator({ clock, random: cryptoRandom }),
+      secrets,
+      servicePlans: options.servicePlans ?? DEFAULT_SERVICE_PLANS,
+    });
+    const keyEmails = createKeyEmailSender({
+      engine,
+      mailer: createSmtpMailer({ host: '127.0.0.1', port: smtp.port, security: 'none', timeoutMs: 10_000 }),
+      sender: { fromAddress: 'no-reply@svc.test' },
+    });
+    const routes = createWebhookRoutes({
+      keyEmails,
+      clock,
+      ...(options.providerAApiUrl ? { providerA: createProviderAClient({ baseUrl: options.providerAApiUrl, timeoutMs: 2_000 }) } : {}),
+    });
+    const app = createApp({
+      engine,
+      publicBaseUrl: 'https://licensing.example.test',
+      clock,
+      log: options.log ?? false,
+      limits: { vendorPerAccount: 1_000_000, clientPerIp: 1_000_000, clientPerKeyAndIp: 1_000_000 },
+      hooks: { sendKeyEmail: keyEmails.hook },
+      routes,
+    });
+    let fetchImpl: (path: string, init?: RequestInit) => Promise<Response>;
+    if ((options.mode ?? 'in-process') === 'in-process') {
+      fetchImpl = async (path, init) => app.fetch(new Request(`http://localhost${path}`, init));
+    } else {
+      const server = await listen(app, { port: 0, host: '127.0.0.1', handleSignals: false });
+      cleanups.push(() => server.close());
+      serverUrl ??= server.url;
+      fetchImpl = (path, init) => fetch(`${server.url}${path}`, init);
+    }
+    return { engine, fetchImpl };
+  };
+  const { engine, fetchImpl } = await serve(options.store ?? createMemoryStore());
+  const peer = options.peerStore ? await serve(options.peerStore) : null;
+  const call = async (path: string, init: RequestInit, via = fetchImpl): Promise<Answer> => {
+    const res = await via(path, init);
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text === '' ? null : JSON.parse(text) };
   };
@@ -210,7 +225,8 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
         else headers['x-signature'] = opts.signature ?? signProviderB(raw, secret);
       }
       const id = opts.integrationId ?? (provider === 'provider_a' ? integrationA.id : integrationB.id);
-      return call(opts.path ?? `/v1/webhooks/${provider}/${id}`, { method: 'POST', headers, body: raw });
+      if (opts.peer && !peer) throw new Error('deliver: the world has no peer server (WorldOptions.peerStore)');
+      return call(opts.path ?? `/v1/webhooks/${provider}/${id}`, { method: 'POST', headers, body: raw }, opts.peer ? peer!.fetchImpl : fetchImpl);
     },
     async events(type) {
       const all: any[] = [];
