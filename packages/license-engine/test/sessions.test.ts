@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CLOSURE_DAYS, SESSION_LIFETIMES, sealOperatorSignInLink, storeSchema, type Collection } from '@svc-licensing/license-engine';
 import type { TestEngine } from './fixtures.js';
-import { DAY, codeOf, createCatalog, createTestEngine, createTestRandom, fingerprint, MASTER_KEY } from './fixtures.js';
+import { DAY, codeOf, command, createCatalog, createTestEngine, createTestRandom, fingerprint, MASTER_KEY } from './fixtures.js';
 import { createSecretBox } from '@svc-licensing/license-engine';
 
 let t: TestEngine;
@@ -114,6 +114,13 @@ describe('closure, reopening and purge', () => {
     await t.engine.activate({ product: c.product.id, key: license.key, fingerprint: fingerprint(1) });
     await t.engine.exportSigningKeys(c.account.id, c.product.id);
     await signIn(c.account.id);
+    // A webhook purchase: its order claim and the hour's key e-mail budget are counters of the account, purged with it.
+    const bought = await t.engine.applyPaymentCommand(
+      c.providerA.id,
+      command('purchase_completed', { provider: 'provider_a', customer: { providerCustomerId: null, email: 'b@example.test', name: null }, orderId: 'txn_1', priceId: 'pri_life', quantity: 1 }),
+    );
+    expect(bought.result).toBe('processed');
+    expect(await t.store.transaction((tx) => tx.count('counters', { accountId: c.account.id }))).toBeGreaterThan(0);
     const kept = await createCatalog(t);
     await t.engine.closeAccount(c.account.id);
     expect((await t.engine.purgeClosedAccounts()).purged).toEqual([]);

@@ -100,3 +100,38 @@ describe('a provider_a customer the host fetched is remembered', () => {
     );
   });
 });
+
+describe('one license per order', () => {
+  const buy = (eventId: string, orderId = 'txn_order_1') =>
+    t.engine.applyPaymentCommand(
+      c.providerA.id,
+      command('purchase_completed', {
+        provider: 'provider_a',
+        eventType: 'transaction.completed',
+        eventId,
+        customer: { providerCustomerId: null, email: 'buyer@example.test', name: null },
+        orderId,
+        priceId: 'pri_life',
+        quantity: 1,
+      }),
+    );
+
+  it('another event of an order that has its license is ignored and names that license', async () => {
+    const first = await buy('evt_order_1');
+    expect(first).toMatchObject({ result: 'processed', keyEmail: { licenseId: first.licenseId } });
+    const second = await buy('evt_order_2');
+    expect(second).toEqual({ result: 'ignored', detail: `order txn_order_1 already has license ${first.licenseId}`, licenseId: first.licenseId, keyEmail: null });
+    expect((await t.engine.listLicenses(c.account.id)).data.map((l) => l.id)).toEqual([first.licenseId]);
+    // Another order of the same customer is another license.
+    expect((await buy('evt_order_3', 'txn_order_2')).result).toBe('processed');
+  });
+
+  it('an order whose license is gone (a purge cut short) is licensed again by its next event, not refused forever', async () => {
+    const first = await buy('evt_order_1');
+    await t.store.transaction((tx) => tx.delete('licenses', first.licenseId!));
+    const again = await buy('evt_order_2');
+    expect(again.result).toBe('processed');
+    expect((await t.engine.listLicenses(c.account.id)).data.map((l) => l.id)).toEqual([again.licenseId]);
+    expect((await buy('evt_order_3')).licenseId).toBe(again.licenseId);
+  });
+});

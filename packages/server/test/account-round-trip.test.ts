@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeCertificate } from '@svc-licensing/cert-format';
-import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom, type LicenseEngine } from '@svc-licensing/license-engine';
+import { createIdGenerator, createLicenseEngine, createSecretBox, cryptoRandom, type LicenseEngine, type PurchaseCompletedCommand } from '@svc-licensing/license-engine';
 import { verifyCertificate } from '@svc-licensing/verifier';
 import { createMySqlStore, migrate } from '../src/stores/mysql/index.js';
 import { cleanEnv, runCli } from './cli-process.js';
@@ -55,11 +55,30 @@ async function sourceAccount(h: Harness, owner: SignedIn) {
   }
   const spare = (await api('POST', '/licenses', { plan: pro.id, email: 'spare@example.test', paidUntil })) as { id: string; key: string };
   await api('POST', `/licenses/${licenses[1]!.id}/suspend`);
-  await api('POST', '/integrations', { provider: 'provider_b', product: viewer.id, webhookSecret: 'whsec-do-not-export', priceMap: { '123': 'life' } });
+  const shop = await api('POST', '/integrations', { provider: 'provider_b', product: viewer.id, webhookSecret: 'whsec-do-not-export', priceMap: { '123': 'life' } });
+  // A webhook purchase: its license carries the order, which the import must keep licensed once.
+  const bought = await h.engine.applyPaymentCommand(shop.id, orderEvent('order_created:orders:4412093:1'));
+  expect(bought.result).toBe('processed');
+  const purchased = await h.engine.getLicense(h.accountId, bought.licenseId!);
   await api('POST', '/integrations', { provider: 'provider_a', product: editor.id, apiKey: 'pa-key-do-not-export', priceMap: { pri_1: 'pro' } });
   await api('POST', '/account/sender-domain', { domain: 'mail.acme.test' });
   const apiKey = await api('POST', '/api-keys', { name: 'ci' });
-  return { editor, viewer, machines, licenses, spare, apiKeyValue: apiKey.key as string };
+  return { editor, viewer, machines, licenses, spare, shop: shop.id as string, purchased, apiKeyValue: apiKey.key as string };
+}
+
+/** provider_b's paid order 4412093 (variant 123) as the engine receives it, under `eventId`. */
+function orderEvent(eventId: string): PurchaseCompletedCommand {
+  return {
+    kind: 'purchase_completed',
+    provider: 'provider_b',
+    eventId,
+    eventType: 'order_created',
+    occurredAt: '2030-01-15T10:00:00Z',
+    customer: { providerCustomerId: null, email: 'shopper@example.test', name: null },
+    orderId: '4412093',
+    priceId: '123',
+    quantity: 1,
+  };
 }
 
 /** The `kid` of a certificate, read from its (decoded, signed) payload. */
@@ -95,8 +114,8 @@ describe('account export and import', () => {
     expect(doc.account.id).toBe(h.accountId);
     expect(doc.products.map((p: { id: string }) => p.id).sort()).toEqual([source.editor.id, source.viewer.id].sort());
     expect(doc.signingKeys.map((k: { kid: string; status: string }) => `${k.kid}:${k.status}`).sort()).toEqual(['k1:active', 'k1:retired', 'k2:active', 'k3:pending']);
-    expect(doc.licenses).toHaveLength(4);
-    expect(doc.licenses.map((l: { key: string }) => l.key).sort()).toEqual([...source.licenses.map((l) => l.key), source.spare.key].sort());
+    expect(doc.licenses).toHaveLength(5);
+    expect(doc.licenses.map((l: { key: string }) => l.key).sort()).toEqual([...source.licenses.map((l) => l.key), source.spare.key, source.purchased.key].sort());
     expect(doc.activations).toHaveLength(source.machines.length);
     expect(doc.integrations.map((i: { hasWebhookSecret: boolean; hasApiKey: boolean }) => [i.hasWebhookSecret, i.hasApiKey]).sort()).toEqual([[false, true], [true, false]]);
     expect(doc.apiKeys.map((k: { name: string }) => k.name).sort()).toEqual(['ci', 'default']);
@@ -153,7 +172,7 @@ describe('account export and import', () => {
     expect(imported.code).toBe(0);
     const out = JSON.parse(imported.stdout) as { accountId: string; apiKey: string; counts: Record<string, number> };
     expect(out.accountId).toBe(h.accountId);
-    expect(out.counts).toMatchObject({ members: 1, products: 2, signingKeys: 4, plans: 2, licenses: 4, activations: source.machines.length, integrations: 2 });
+    expect(out.counts).toMatchObject({ members: 1, products: 2, signingKeys: 4, plans: 2, licenses: 5, activations: source.machines.length, integrations: 2 });
 
     // The imported account on MariaDB, at the same clock as the source.
     const store = createMySqlStore(db.url);
@@ -187,6 +206,10 @@ describe('account export and import', () => {
     expect((await target.activateSigningKey(h.accountId, source.editor.id, 'k3')).status).toBe('active');
     expect((await target.getSenderDomain(h.accountId)).status).toBe('none');
     expect((await target.listMembers(h.accountId)).data.map((m) => m.email)).toEqual([member.email]);
+    // The purchased order keeps its one license: another event of that order is ignored there and names it.
+    expect(await target.getLicense(h.accountId, source.purchased.id)).toEqual(source.purchased);
+    const later = await target.applyPaymentCommand(source.shop, orderEvent('order_created:orders:4412093:2'));
+    expect(later).toMatchObject({ result: 'ignored', licenseId: source.purchased.id });
     const targetEvents = await target.listEvents(h.accountId);
     expect(targetEvents.data.map((e) => e.type)).toEqual(expect.arrayContaining(['signing_key.rotated', 'account.imported', 'account.exported']));
 
@@ -194,7 +217,7 @@ describe('account export and import', () => {
     const again = await runCli(['account', 'import', '--file', exportFile, ...keyArgs, '--database', db.url], env);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already exists/);
-    expect(await db.admin<{ n: number }[]>(`SELECT COUNT(*) AS n FROM \`${db.name}\`.licenses`)).toEqual([{ n: 4 }]);
+    expect(await db.admin<{ n: number }[]>(`SELECT COUNT(*) AS n FROM \`${db.name}\`.licenses`)).toEqual([{ n: 5 }]);
     expect(await readFile(exportFile, 'utf8')).toBe(text);
   });
 

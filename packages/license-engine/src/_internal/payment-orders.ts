@@ -1,10 +1,13 @@
 import type { ChargebackCommand, CustomerUpsertedCommand, PurchaseCompletedCommand, RefundedCommand } from '../commands.js';
 import type { LicenseRecord } from '../records.js';
 import { moveCustomer, upsertCustomer } from '../customers.js';
+import { StoreConflictError } from '../store.js';
+import { sha256Hex } from './hash.js';
 import { insertLicense } from './new-license.js';
 import type { Outcome, PaymentScope } from './payment-scope.js';
 import { ignored, keyEmailFor, licenseOfSubscription, mappedPlan, processed, quantityOf, rememberProviderCustomer, resolveCustomer } from './payment-scope.js';
 import { saveLicense, withStatus } from './status.js';
+import { toTimestamp } from './time.js';
 import { requireEmail, requireString } from './validate.js';
 
 /**
@@ -33,6 +36,7 @@ export async function onPurchase(s: PaymentScope, cmd: PurchaseCompletedCommand)
   if (plan.kind === 'subscription') return ignored(`price ${priceId} maps to subscription plan ${plan.code}; the subscription's events create its license`);
   const existing = await s.tx.findMany('licenses', { productId: s.product.id, orderId });
   if (existing[0]) return ignored(`order ${orderId} already has license ${existing[0].id}`, existing[0].id);
+  await claimOrder(s, orderId);
   const customer = await resolveCustomer(s, cmd.customer);
   const { license } = await insertLicense(s.ctx, s.tx, {
     product: s.product,
@@ -49,6 +53,37 @@ export async function onPurchase(s: PaymentScope, cmd: PurchaseCompletedCommand)
     lastEventKey: s.key,
   });
   return processed(`perpetual license created for order ${orderId}`, license.id, await keyEmailFor(s, license));
+}
+
+/** How long an order claim is kept: only units of work running when its license was committed need it. */
+const ORDER_CLAIM_MS = 86_400_000;
+
+/**
+ * Claims the order for this unit of work before its license is created, so that two different
+ * events of one order (two event IDs of one transaction, a provider_b order delivered again with a
+ * newer `updated_at`) processed at once cannot both create a license: the unlocked read before
+ * this finds no license in either, and licenses have no unique key on (product, order).
+ *
+ * The claim is a marker in `counters` (`ord_` + 40 hex of SHA-256 of product and order), inserted
+ * first like every claim of the webhook unit, so no gap is locked. A concurrent claim of the same
+ * order waits on the insert and, once the winner committed, clashes; the clash is rethrown, and
+ * `transact` reruns the unit, whose fresh read then finds the winner's license (answered `ignored`).
+ * It is not answered with a locking read of the marker: three waiters holding the clash's shared
+ * lock and each asking for the exclusive one deadlock on InnoDB. A marker this unit's snapshot
+ * already sees was committed before it began, with a license that is gone since (only a purge
+ * deletes licenses): it is taken over and the license created.
+ */
+async function claimOrder(s: PaymentScope, orderId: string): Promise<void> {
+  const id = `ord_${sha256Hex(`${s.product.id}\n${orderId}`).slice(0, 40)}`;
+  const expiresAt = toTimestamp(s.ctx.clock.now() + ORDER_CLAIM_MS);
+  try {
+    await s.tx.insert('counters', { id, accountId: s.account.id, count: 1, expiresAt });
+  } catch (error) {
+    if (!StoreConflictError.is(error) || !(await s.tx.get('counters', id))) throw error;
+    const marker = await s.tx.get('counters', id, { lock: true });
+    if (!marker) throw error;
+    await s.tx.update('counters', { ...marker, count: marker.count + 1, expiresAt });
+  }
 }
 
 async function licenseOf(s: PaymentScope, ref: { subscriptionId: string | null; orderId: string | null }): Promise<LicenseRecord | null> {
