@@ -201,17 +201,21 @@ export function createApp(options: AppOptions): H3 {
       const params = getRouterParams(event, { decode: true });
       const headers = state(event).svc.headers;
       const setHeader = (name: string, value: string) => void (headers[name.toLowerCase()] = value);
-      const result = await def.handler({ ...services, event, params, body, query, accountId, principal, ip, setHeader });
+      // One fixed-shape literal: spreading the services into it cost a validate several microseconds.
+      const { engine, hooks, mail, rateLimit, logError: logRouteError, afterAnswer, senderDomains: domains } = services;
+      const result = await def.handler({
+        engine, publicBaseUrl, hooks, mail, limits, rateLimit, logError: logRouteError, afterAnswer, senderDomains: domains,
+        event, params, body, query, accountId, principal, ip, setHeader,
+      });
       // A streamed answer (the account export) is passed through with this request's headers added.
       if (result instanceof Response) {
         for (const [name, value] of Object.entries(headers)) result.headers.set(name, value);
         return result;
       }
-      // The JSON answer with its headers in one plain object (h3 would merge a web Headers per request).
-      return new FastResponse(JSON.stringify(result), {
-        status: def.status ?? 200,
-        headers: { 'content-type': JSON_CONTENT_TYPE, ...state(event).svc.headers },
-      });
+      // The JSON answer with its headers in one plain object (h3 would merge a web Headers per
+      // request): this request's own object, not a copy.
+      headers['content-type'] = JSON_CONTENT_TYPE;
+      return new FastResponse(JSON.stringify(result), { status: def.status ?? 200, headers });
     });
   }
   mountLinkPages(app, services);
