@@ -11,7 +11,9 @@
 # SST + 2), socket and log in $GALERA_DIR/node<n>/. root has no password over TCP from 127.0.0.1. Stop with
 # scripts/galera-stop.sh (it stops only the mariadbd processes this script started, by their pid
 # files). The cluster is tuned for tests: a dead node is evicted after about 3 s (see the
-# README's "Running on Galera" for production values).
+# README's "Running on Galera" for production values). Run again after a node was killed, it
+# starts that node at the position recovered from its InnoDB (as Debian's galera_recovery does
+# for systemd), so it catches up by IST, and returns once all three nodes are Synced at once.
 set -euo pipefail
 
 DIR=${GALERA_DIR:-/tmp/svc-galera}
@@ -78,8 +80,20 @@ wsrep_provider_options="base_host=127.0.0.1;base_port=$g;ist.recv_addr=127.0.0.1
 EOF
 }
 
+# The position a node that was killed had reached (uuid:seqno), from its InnoDB, like Debian's
+# galera_recovery does for systemd: started with it, the node catches up by IST from a donor's
+# gcache instead of a full rsync SST, which blocks the donor (FLUSH TABLES WITH READ LOCK and a
+# paused provider) and has left that donor's applier deadlocked with a local transaction.
+recovered_position() { # node
+  local n=$1 log="$DIR/node$1/recover.log"
+  grep -q '^seqno: *-1' "$DIR/node$n/data/grastate.dat" 2>/dev/null || return 0
+  rm -f "$log"
+  /usr/sbin/mariadbd --defaults-file="$DIR/node$n/my.cnf" --wsrep-recover --log-error="$log" </dev/null >/dev/null 2>&1 || true
+  sed -n 's/.*WSREP: Recovered position: *//p' "$log" 2>/dev/null | tail -n 1
+}
+
 start_node() { # node, extra args...
-  local n=$1; shift
+  local n=$1 position; shift
   if running "$n"; then echo "node$n already running"; return 0; fi
   rm -f "$DIR/node$n/mariadbd.pid" # left by a node that was killed
   mkdir -p "$DIR/node$n"
@@ -91,6 +105,11 @@ start_node() { # node, extra args...
       --auth-root-authentication-method=normal --skip-test-db >"$DIR/node$n/install.log" 2>&1
   fi
   [ "$RUN_AS" = mysql ] && chown -R mysql:mysql "$DIR/node$n"
+  position=$(recovered_position "$n")
+  case "$position" in
+    *:-1 | 00000000-0000-0000-0000-000000000000:* | '') ;;
+    *) set -- "$@" --wsrep-start-position="$position" ;;
+  esac
   # setsid: the node outlives this script and the shell that ran it.
   setsid /usr/sbin/mariadbd --defaults-file="$DIR/node$n/my.cnf" "$@" </dev/null >>"$DIR/node$n/error.log" 2>&1 &
 }
@@ -124,7 +143,15 @@ else
     wait_synced "$n" 120
   done
 fi
+# Every node Synced at the same time: a donor is Donor/Desynced until it has caught up, and
+# checking the nodes one after the other could pass it before its donation began.
+all_synced() {
+  local n
+  for n in $(seq 1 $NODES); do [ "$(status "$n" wsrep_local_state_comment)" = Synced ] || return 1; done
+}
 for n in $(seq 1 $NODES); do wait_synced "$n" 120; done
+for _ in $(seq 1 240); do all_synced && break; sleep 0.25; done
+all_synced || { echo "not all nodes are Synced:" >&2; for n in $(seq 1 $NODES); do echo "node$n $(status "$n" wsrep_local_state_comment)" >&2; done; exit 1; }
 size=$(status 1 wsrep_cluster_size)
 [ "$size" = "$NODES" ] || { echo "cluster size is $size, expected $NODES" >&2; exit 1; }
 echo "galera cluster up: $(for n in $(seq 1 $NODES); do printf 'mysql://root@127.0.0.1:%s ' "$(port "$n")"; done)"

@@ -259,15 +259,11 @@ describe('on a 3-node Galera cluster', () => {
       await load;
     }
     failures[2]!.length = 0;
-    // Writes through the rejoined node's instance succeed again within a few seconds of /ready
-    // (a write right after the rejoin has been seen to fail once; the failures are printed).
-    const machine = { product: productId, key, fingerprint: fingerprint(productId, 'back') };
-    let back = await client(2, 'activate', machine);
-    for (const deadline = Date.now() + 10_000; back.status !== 200 && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      back = await client(2, 'activate', machine);
-    }
-    if (failures[2]!.length) process.stdout.write(`galera node kill: failures after the rejoin:\n${failures[2]!.join('\n')}\n`);
+    // The first write through the rejoined node's instance once /ready says 200 succeeds. (It
+    // used to fail in about 1 run of 6: the rejoin was a full rsync SST, whose donor stayed JOINED
+    // with its applier stuck behind a local COMMIT and held the whole cluster in flow control;
+    // the node now rejoins by IST, see scripts/galera-start.sh and docs/decisions.md.)
+    const back = await client(2, 'activate', { product: productId, key, fingerprint: fingerprint(productId, 'back') });
     expect(back.status, failures[2]!.join('\n')).toBe(200);
     // Every acknowledged activation is on all three nodes.
     for (const node of [1, 2, 3]) {
