@@ -1,5 +1,6 @@
+import { sha256 } from '@noble/hashes/sha2.js';
 import { CertFormatError } from './errors.js';
-import { sha256Hex } from './_internal/sha256.js';
+import { toHex, utf8Encode } from './_internal/utf8.js';
 
 /**
  * The machine fingerprint of the spec: 64 lowercase hex characters, the SHA-256 of the UTF-8 text
@@ -14,7 +15,7 @@ export function machineFingerprint(productId: string, rawMachineId: string): str
   if (typeof productId !== 'string' || typeof rawMachineId !== 'string') {
     throw new CertFormatError('invalid_argument', 'productId and rawMachineId must be strings');
   }
-  return sha256Hex(`svc:${productId}:${rawMachineId}`);
+  return toHex(sha256(utf8Encode(`svc:${productId}:${rawMachineId}`)));
 }
 
 /**

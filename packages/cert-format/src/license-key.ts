@@ -1,5 +1,6 @@
+import { sha256 } from '@noble/hashes/sha2.js';
 import { CertFormatError } from './errors.js';
-import { sha256Hex } from './_internal/sha256.js';
+import { toHex, utf8Encode } from './_internal/utf8.js';
 
 /**
  * The 30 characters of generated license-key groups: digits 2–9 and the uppercase letters without
@@ -94,7 +95,7 @@ export function normalizeLicenseKey(input: string): string {
  * ```
  */
 export function hashLicenseKey(input: string): string {
-  return sha256Hex(normalizeLicenseKey(input));
+  return toHex(sha256(utf8Encode(normalizeLicenseKey(input))));
 }
 
 /**
