@@ -1,4 +1,4 @@
-import { hashLicenseKey, isUsableStatus, isWellFormedLicenseKey } from '@svc-licensing/cert-format';
+import { isUsableStatus, isWellFormedLicenseKey } from '@svc-licensing/cert-format';
 import type { LicenseStatus } from '@svc-licensing/cert-format';
 import { LicensingError } from './errors.js';
 import type { LicensingErrorCode } from './errors.js';
@@ -11,6 +11,7 @@ import type { UnsignedCertificate } from './certificates.js';
 import type { EngineContext } from './_internal/context.js';
 import { now, readMostly, transact } from './_internal/context.js';
 import { activationLimitOf, validUntilOf } from './_internal/effective.js';
+import { licenseKeyHash } from './_internal/hash.js';
 import { addDays, timestampMs } from './_internal/time.js';
 import { asObject, invalid, optionalString } from './_internal/validate.js';
 
@@ -43,7 +44,7 @@ function parse(input: unknown, withName: boolean) {
   if (typeof body.fingerprint !== 'string' || !FINGERPRINT.test(body.fingerprint)) invalid('fingerprint must be 64 lowercase hex characters');
   return {
     product: body.product,
-    keyHash: hashLicenseKey(body.key),
+    keyHash: licenseKeyHash(body.key),
     fingerprint: body.fingerprint,
     name: withName ? optionalString(body.name, 'name', 200) : null,
     platform: optionalString(body.platform, 'platform', 100),

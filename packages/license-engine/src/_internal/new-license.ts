@@ -1,5 +1,6 @@
 import type { LicenseStatus } from '@svc-licensing/cert-format';
-import { generateLicenseKey, hashLicenseKey } from '@svc-licensing/cert-format';
+import { generateLicenseKey } from '@svc-licensing/cert-format';
+import { licenseKeyHash } from './hash.js';
 import { LicensingError } from '../errors.js';
 import type { CustomerRecord, LicenseRecord, Locale, PlanRecord, ProductRecord, ProviderName, Timestamp } from '../records.js';
 import type { StoreTx } from '../store.js';
@@ -32,7 +33,7 @@ export const createdLicenses = new WeakSet<LicenseRecord>();
 export async function insertLicense(ctx: EngineContext, tx: StoreTx, input: NewLicense): Promise<{ license: LicenseRecord; key: string }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const key = generateLicenseKey(input.product.keyPrefix, (n) => ctx.random.bytes(n));
-    const keyHash = hashLicenseKey(key);
+    const keyHash = licenseKeyHash(key);
     // 100 random bits make a clash practically impossible; a clash is retried, never shared.
     if (await tx.findOne('licenses', { keyHash })) continue;
     const at = now(ctx);
