@@ -19,9 +19,11 @@ export async function upsertCustomer(
   accountId: string,
   email: string,
   name: string | null,
+  read?: CustomerRecord | null,
 ): Promise<CustomerRecord> {
-  // Unchanged: read without a lock (customers are never deleted; nothing here is written).
-  const found = await tx.findOne('customers', { accountId, email });
+  // Unchanged: read without a lock (customers are never deleted; nothing here is written). `read`:
+  // the caller's own read of it in this unit, asked for together with its other reads.
+  const found = read !== undefined ? read : await tx.findOne('customers', { accountId, email });
   if (found && (name === null || name === found.name)) return found;
   const at = now(ctx);
   const customer: CustomerRecord = { id: ctx.ids.next('cus'), accountId, email, name: name ?? email, createdAt: at, updatedAt: at };

@@ -74,6 +74,7 @@ export function createLicenseEngine(deps: LicenseEngineDeps) {
     secrets: deps.secrets,
     servicePlans: deps.servicePlans ?? DEFAULT_SERVICE_PLANS,
     signers: new Map(),
+    integrationHomes: new Map(),
   };
   const b = <A extends unknown[], R>(fn: (ctx: EngineContext, ...args: A) => R) => bind(ctx, fn);
   return {

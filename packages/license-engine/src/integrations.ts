@@ -1,7 +1,7 @@
 import { LicensingError } from './errors.js';
 import type { Environment, IntegrationRecord, ProviderName } from './records.js';
 import type { EngineContext } from './_internal/context.js';
-import { now, owned, transact } from './_internal/context.js';
+import { now, owned, transact, rememberIntegrationHome } from './_internal/context.js';
 import { asObject, invalid, requireString } from './_internal/validate.js';
 import type { IntegrationView, ListView } from './views.js';
 import { integrationView } from './views.js';
@@ -129,6 +129,7 @@ export async function getIntegrationSecrets(
     async (tx) => {
       const record = await tx.get('integrations', integrationId);
       if (!record) return null;
+      rememberIntegrationHome(ctx, record);
       return {
         integration: integrationView(record),
         accountId: record.accountId,

@@ -1,5 +1,5 @@
 import { LicensingError } from './errors.js';
-import type { AccountRecord, LicenseRecord, Locale } from './records.js';
+import type { AccountRecord, LicenseRecord, Locale, PlanRecord, ProductRecord, SenderDomainRecord } from './records.js';
 import type { StoreTx } from './store.js';
 import { loadAccount } from './accounts.js';
 import type { EngineContext } from './_internal/context.js';
@@ -109,12 +109,25 @@ async function keyEmailOf(ctx: EngineContext, tx: StoreTx, license: LicenseRecor
     tx.get('plans', license.planId),
     senderDomainOf(tx, license.accountId),
   ]);
+  return buildKeyEmail(ctx, { license, account, product, plan, domain });
+}
+
+/**
+ * The key e-mail of `license` from records the caller already holds (`key`: the clear key when the
+ * caller just made it, else it is decrypted): a webhook's unit of work builds it before its commit,
+ * so the host sends it without reading the license again.
+ */
+export function buildKeyEmail(
+  ctx: EngineContext,
+  records: { license: LicenseRecord; account: AccountRecord; product: ProductRecord | null; plan: PlanRecord | null; domain: SenderDomainRecord | null; key?: string },
+): KeyEmail {
+  const { license, account, product, plan, domain } = records;
   const verified = verifiedSender(ctx, domain, account);
   return {
     licenseId: license.id,
     to: license.customerEmail,
     customerName: license.customerName,
-    key: new TextDecoder().decode(ctx.secrets.decrypt(license.keyEncrypted)),
+    key: records.key ?? new TextDecoder().decode(ctx.secrets.decrypt(license.keyEncrypted)),
     locale: license.locale,
     product: { id: license.productId, name: product?.name ?? '' },
     planName: plan?.name ?? license.planCode,
@@ -128,4 +141,3 @@ async function keyEmailOf(ctx: EngineContext, tx: StoreTx, license: LicenseRecor
     customPortalUrl: account.customerPortal.mode === 'custom' ? account.customerPortal.url : null,
   };
 }
-

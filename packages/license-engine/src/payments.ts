@@ -1,9 +1,10 @@
 import type { PaymentCommand } from './commands.js';
 import { LicensingError } from './errors.js';
+import type { KeyEmail } from './key-email.js';
 import type { ProcessedEventRecord, ProviderName } from './records.js';
 import { audit } from './audit.js';
 import type { EngineContext } from './_internal/context.js';
-import { now, transact } from './_internal/context.js';
+import { now, rememberIntegrationHome, transact } from './_internal/context.js';
 import type { Outcome, PaymentScope } from './_internal/payment-scope.js';
 import { onChargeback, onCustomerUpserted, onPurchase, onRefund } from './_internal/payment-orders.js';
 import { onSubscriptionChanged, onSubscriptionPaid } from './_internal/payment-subscriptions.js';
@@ -12,12 +13,16 @@ import { sha256Hex } from './_internal/hash.js';
 import { eventOrderKey, timestampMs, toTimestamp } from './_internal/time.js';
 import { asObject, invalid, optionalString, requireString } from './_internal/validate.js';
 
-/** What a provider event did; `keyEmail` asks the host to e-mail a new license's key (already reserved). */
+/**
+ * What a provider event did; `keyEmail` asks the host to e-mail a license's key: the reservation is
+ * held, and `email` is what to send, built in the same unit of work (it carries the clear key and
+ * the sender's DKIM key: never log it).
+ */
 export interface PaymentResult {
   result: 'processed' | 'duplicate' | 'ignored';
   detail: string;
   licenseId: string | null;
-  keyEmail: { licenseId: string } | null;
+  keyEmail: { licenseId: string; email: KeyEmail } | null;
 }
 
 const KINDS = ['customer_upserted', 'purchase_completed', 'subscription_paid', 'subscription_changed', 'refunded', 'chargeback', 'ignored'];
@@ -37,9 +42,17 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
   const eventType = requireString(body.eventType, 'eventType', 200);
   const key = eventOrderKey(requireString(body.occurredAt, 'occurredAt', 100), eventId);
   return transact(ctx, async (tx) => {
-    const integration = await tx.get('integrations', integrationId);
+    // Where the integration belongs never changes: when known, its product and account are asked
+    // for with it (the MySQL store reads them in one round trip).
+    const home = ctx.integrationHomes.get(integrationId);
+    const [integration, knownProduct, knownAccount] = await Promise.all([
+      tx.get('integrations', integrationId),
+      home ? tx.get('products', home.productId) : undefined,
+      home ? tx.get('accounts', home.accountId) : undefined,
+    ]);
     if (!integration) throw new LicensingError('not_found', `integration ${integrationId} not found`);
     if (command.provider !== integration.provider) invalid(`integration ${integrationId} is a ${integration.provider} integration`);
+    rememberIntegrationHome(ctx, integration);
     const accountId = integration.accountId;
     const webhook = async (outcome: Outcome) =>
       audit(ctx, tx, {
@@ -66,7 +79,10 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
       return duplicate;
     }
     // Asked for together: the MySQL store reads them in one round trip.
-    const [product, account] = await Promise.all([tx.get('products', integration.productId), tx.get('accounts', accountId)]);
+    const [product, account] =
+      knownProduct !== undefined && knownAccount !== undefined
+        ? [knownProduct, knownAccount]
+        : await Promise.all([tx.get('products', integration.productId), tx.get('accounts', accountId)]);
     if (!product) throw new LicensingError('internal_error', `integration ${integrationId} refers to a missing product`);
     if (!account) throw new LicensingError('not_found', `account ${accountId} not found`);
     const scope: PaymentScope = { ctx, tx, integration, product, account, key };

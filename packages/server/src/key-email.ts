@@ -30,9 +30,10 @@ export type KeyEmailOutcome = { sent: true } | { sent: false; error: unknown };
 export interface KeyEmailSender {
   /**
    * Sends the e-mail of a license whose reservation is already held (taken by the engine in the
-   * same transaction as a webhook's changes) and releases it. Never throws.
+   * same transaction as a webhook's changes) and releases it. Never throws. `email`: the e-mail
+   * that transaction built (a webhook's `keyEmail.email`); without it, it is read from the engine.
    */
-  deliverReserved(licenseId: string): Promise<KeyEmailOutcome>;
+  deliverReserved(licenseId: string, email?: KeyEmailData): Promise<KeyEmailOutcome>;
   /**
    * Reserves (hourly budget; one send per license), sends and releases: `send-key` and
    * `POST /licenses` with `sendEmail`. Throws the engine's `key_email_in_progress`, `rate_limited`,
@@ -89,7 +90,8 @@ export function createKeyEmailSender(options: KeyEmailSenderOptions): KeyEmailSe
     }
   };
 
-  const deliverReserved = async (licenseId: string): Promise<KeyEmailOutcome> => {
+  const deliverReserved = async (licenseId: string, email?: KeyEmailData): Promise<KeyEmailOutcome> => {
+    if (email) return sendAndRelease(email);
     let data: KeyEmailData;
     try {
       data = await engine.getKeyEmail(licenseId);

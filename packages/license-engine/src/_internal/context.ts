@@ -17,6 +17,21 @@ export interface EngineContext {
   servicePlans: ServicePlanTable;
   /** Certificate signers by signing-key record ID: the seed is decrypted and imported once. */
   signers: Map<string, ReturnType<typeof createCertificateSigner>>;
+  /**
+   * The account and product of integrations seen (neither ever changes for an integration ID), so
+   * a webhook's unit reads the integration, its product and its account in one turn.
+   */
+  integrationHomes: Map<string, { accountId: string; productId: string }>;
+}
+
+/** How many integrations' homes {@link EngineContext.integrationHomes} keeps before starting over. */
+const INTEGRATION_HOMES_MAX = 10_000;
+
+/** Remembers where an integration belongs (bounded: a full map is cleared, it only saves reads). */
+export function rememberIntegrationHome(ctx: EngineContext, integration: { id: string; accountId: string; productId: string }): void {
+  if (ctx.integrationHomes.has(integration.id)) return;
+  if (ctx.integrationHomes.size >= INTEGRATION_HOMES_MAX) ctx.integrationHomes.clear();
+  ctx.integrationHomes.set(integration.id, { accountId: integration.accountId, productId: integration.productId });
 }
 
 export function now(ctx: EngineContext): Timestamp {

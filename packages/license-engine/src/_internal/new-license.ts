@@ -1,7 +1,6 @@
 import type { LicenseStatus } from '@svc-licensing/cert-format';
 import { generateLicenseKey } from '@svc-licensing/cert-format';
 import { licenseKeyHash } from './hash.js';
-import { LicensingError } from '../errors.js';
 import type { CustomerRecord, LicenseRecord, Locale, PlanRecord, ProductRecord, ProviderName, Timestamp } from '../records.js';
 import type { StoreTx } from '../store.js';
 import { audit } from '../audit.js';
@@ -29,52 +28,49 @@ export interface NewLicense {
  */
 export const createdLicenses = new WeakSet<LicenseRecord>();
 
-/** Inserts a license with a fresh key (stored as SHA-256 + ciphertext) and logs `license.created`. */
+/**
+ * Inserts a license with a fresh key (stored as SHA-256 + ciphertext) and logs `license.created`.
+ * 100 random bits make a key clash practically impossible, so no read looks for one first: the
+ * unique key on the hash still refuses a clash, which fails the unit of work (at the insert, or at
+ * the commit where the store holds the insert), and `transact` runs the unit again with a new key.
+ */
 export async function insertLicense(ctx: EngineContext, tx: StoreTx, input: NewLicense): Promise<{ license: LicenseRecord; key: string }> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const key = generateLicenseKey(input.product.keyPrefix, (n) => ctx.random.bytes(n));
-    const keyHash = licenseKeyHash(key);
-    // 100 random bits make a clash practically impossible; a clash is retried, never shared.
-    if (await tx.findOne('licenses', { keyHash })) continue;
-    const at = now(ctx);
-    const license: LicenseRecord = {
-      id: ctx.ids.next('lic'),
-      accountId: input.product.accountId,
-      productId: input.product.id,
-      planId: input.plan.id,
-      planCode: input.plan.code,
-      customerId: input.customer.id,
-      customerEmail: input.customer.email,
-      customerName: input.customer.name,
-      status: input.status,
-      heldStatus: null,
-      seats: input.seats,
-      maxActivations: null,
-      maxMajorOverride: null,
-      paidUntil: input.paidUntil,
-      keyHash,
-      keyEncrypted: ctx.secrets.encrypt(new TextEncoder().encode(key)),
-      provider: input.provider,
-      integrationId: input.integrationId,
-      subscriptionId: input.subscriptionId,
-      orderId: input.orderId,
-      lastEventKey: input.lastEventKey,
-      activationCount: 0,
-      locale: input.locale,
-      createdAt: at,
-      updatedAt: at,
-    };
-    // Held for the commit where the store can: a key clash (after the read above, practically
-    // impossible) then fails the unit of work, which `transact` runs again with a new key.
-    await tx.insert('licenses', license, { defer: true });
-    createdLicenses.add(license);
-    await audit(ctx, tx, {
-      accountId: license.accountId,
-      type: 'license.created',
-      licenseId: license.id,
-      data: { plan: input.plan.code, source: input.provider ?? 'vendor' },
-    });
-    return { license, key };
-  }
-  throw new LicensingError('internal_error', 'could not generate a unique license key');
+  const key = generateLicenseKey(input.product.keyPrefix, (n) => ctx.random.bytes(n));
+  const at = now(ctx);
+  const license: LicenseRecord = {
+    id: ctx.ids.next('lic'),
+    accountId: input.product.accountId,
+    productId: input.product.id,
+    planId: input.plan.id,
+    planCode: input.plan.code,
+    customerId: input.customer.id,
+    customerEmail: input.customer.email,
+    customerName: input.customer.name,
+    status: input.status,
+    heldStatus: null,
+    seats: input.seats,
+    maxActivations: null,
+    maxMajorOverride: null,
+    paidUntil: input.paidUntil,
+    keyHash: licenseKeyHash(key),
+    keyEncrypted: ctx.secrets.encrypt(new TextEncoder().encode(key)),
+    provider: input.provider,
+    integrationId: input.integrationId,
+    subscriptionId: input.subscriptionId,
+    orderId: input.orderId,
+    lastEventKey: input.lastEventKey,
+    activationCount: 0,
+    locale: input.locale,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await tx.insert('licenses', license, { defer: true });
+  createdLicenses.add(license);
+  await audit(ctx, tx, {
+    accountId: license.accountId,
+    type: 'license.created',
+    licenseId: license.id,
+    data: { plan: input.plan.code, source: input.provider ?? 'vendor' },
+  });
+  return { license, key };
 }

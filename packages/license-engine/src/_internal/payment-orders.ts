@@ -5,7 +5,7 @@ import { StoreConflictError } from '../store.js';
 import { sha256Hex } from './hash.js';
 import { insertLicense } from './new-license.js';
 import type { Outcome, PaymentScope } from './payment-scope.js';
-import { ignored, keyEmailFor, licenseOfSubscription, mappedPlan, processed, quantityOf, rememberProviderCustomer, resolveCustomer } from './payment-scope.js';
+import { ignored, keyEmailFor, licenseOfSubscription, mappedPlan, processed, providerCustomerOf, quantityOf, rememberProviderCustomer, resolveCustomer, senderDomainOnce } from './payment-scope.js';
 import { saveLicense, withStatus } from './status.js';
 import { toTimestamp } from './time.js';
 import { requireEmail, requireString } from './validate.js';
@@ -19,9 +19,14 @@ export async function onCustomerUpserted(s: PaymentScope, cmd: CustomerUpsertedC
   const providerCustomerId = requireString(cmd.customer?.providerCustomerId, 'customer.providerCustomerId', 200);
   const email = requireEmail(cmd.customer.email, 'customer.email');
   const name = cmd.customer.name ?? null;
-  const previous = await rememberProviderCustomer(s, providerCustomerId, email, name);
+  // Both unlocked reads in one turn (one round trip on MySQL); the writes below decide with them.
+  const [mapping, found] = await Promise.all([
+    s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId }),
+    s.tx.findOne('customers', { accountId: s.account.id, email }),
+  ]);
+  const previous = await rememberProviderCustomer(s, providerCustomerId, email, name, mapping);
   const moved = previous !== null && previous !== email ? await moveCustomer(s.ctx, s.tx, s.account.id, previous, email, name) : null;
-  const customer = moved ?? (await upsertCustomer(s.ctx, s.tx, s.account.id, email, name));
+  const customer = moved ?? (await upsertCustomer(s.ctx, s.tx, s.account.id, email, name, found));
   return processed(`provider customer ${providerCustomerId} is ${customer.id}`, null);
 }
 
@@ -30,15 +35,21 @@ export async function onPurchase(s: PaymentScope, cmd: PurchaseCompletedCommand)
   const orderId = requireString(cmd.orderId, 'orderId', 200);
   const priceId = requireString(cmd.priceId, 'priceId', 200);
   const seats = quantityOf(cmd.quantity) ?? 1;
-  const plan = await mappedPlan(s, priceId);
+  // Only reads, asked for together (one round trip on MySQL): the plan, the order's license, the
+  // customer's mapping and the sender domain of the key e-mail.
+  const [plan, existing, mapping] = await Promise.all([
+    mappedPlan(s, priceId),
+    s.tx.findMany('licenses', { productId: s.product.id, orderId }),
+    providerCustomerOf(s, cmd.customer),
+    s.account.status === 'open' ? senderDomainOnce(s) : null,
+  ]);
   if (!plan) return ignored(`price ${priceId} is not in the price map`);
   // A subscription's first order also arrives as a purchase; its subscription events handle it.
   if (plan.kind === 'subscription') return ignored(`price ${priceId} maps to subscription plan ${plan.code}; the subscription's events create its license`);
-  const existing = await s.tx.findMany('licenses', { productId: s.product.id, orderId });
   if (existing[0]) return ignored(`order ${orderId} already has license ${existing[0].id}`, existing[0].id);
   await claimOrder(s, orderId);
-  const customer = await resolveCustomer(s, cmd.customer);
-  const { license } = await insertLicense(s.ctx, s.tx, {
+  const customer = await resolveCustomer(s, cmd.customer, mapping);
+  const { license, key } = await insertLicense(s.ctx, s.tx, {
     product: s.product,
     plan,
     customer,
@@ -52,7 +63,7 @@ export async function onPurchase(s: PaymentScope, cmd: PurchaseCompletedCommand)
     orderId,
     lastEventKey: s.key,
   });
-  return processed(`perpetual license created for order ${orderId}`, license.id, await keyEmailFor(s, license));
+  return processed(`perpetual license created for order ${orderId}`, license.id, await keyEmailFor(s, license, plan, key));
 }
 
 /** How long an order claim is kept: only units of work running when its license was committed need it. */

@@ -1,10 +1,11 @@
 import type { LicenseStatus } from '@svc-licensing/cert-format';
 import type { CustomerRef } from '../commands.js';
 import { LicensingError } from '../errors.js';
-import type { AccountRecord, CustomerRecord, IntegrationRecord, LicenseRecord, PlanRecord, ProductRecord, Timestamp } from '../records.js';
+import type { AccountRecord, CustomerRecord, IntegrationRecord, LicenseRecord, PlanRecord, ProductRecord, ProviderCustomerRecord, SenderDomainRecord, Timestamp } from '../records.js';
 import type { StoreTx } from '../store.js';
 import { upsertCustomer } from '../customers.js';
-import { reserveKeyEmailIn } from '../key-email.js';
+import { buildKeyEmail, reserveKeyEmailIn, type KeyEmail } from '../key-email.js';
+import { senderDomainOf } from '../sender-domains.js';
 import { lockOrInsert } from './claim.js';
 import type { EngineContext } from './context.js';
 import { now } from './context.js';
@@ -23,13 +24,23 @@ export interface PaymentScope {
   account: AccountRecord;
   /** The event's ordering key (docs/decisions.md). */
   key: string;
+  /** The account's sender domain, read once per unit (see {@link senderDomainOnce}). */
+  senderDomain?: Promise<SenderDomainRecord | null>;
 }
 
 export interface Outcome {
   result: 'processed' | 'duplicate' | 'ignored';
   detail: string;
   licenseId: string | null;
-  keyEmail: { licenseId: string } | null;
+  keyEmail: { licenseId: string; email: KeyEmail } | null;
+}
+
+/**
+ * The account's sender domain for a key e-mail, read once per unit. Ask for it together with the
+ * unit's other reads (before its held writes), where the MySQL store adds it to their round trip.
+ */
+export function senderDomainOnce(s: PaymentScope): Promise<SenderDomainRecord | null> {
+  return (s.senderDomain ??= senderDomainOf(s.tx, s.account.id));
 }
 
 export const ignored = (detail: string, licenseId: string | null = null): Outcome => ({ result: 'ignored', detail, licenseId, keyEmail: null });
@@ -52,16 +63,25 @@ export async function mappedPlan(s: PaymentScope, priceId: string): Promise<Plan
  * until mapped). A ref with both an e-mail and a provider customer ID (a provider_a customer the host
  * fetched with the integration's API key) also saves the mapping, so later events need no fetch.
  */
-export async function resolveCustomer(s: PaymentScope, ref: CustomerRef): Promise<CustomerRecord> {
+export async function resolveCustomer(s: PaymentScope, ref: CustomerRef, mapped?: ProviderCustomerRecord | null): Promise<CustomerRecord> {
   if (ref.email) {
     const email = requireEmail(ref.email, 'customer.email');
     if (ref.providerCustomerId) await rememberProviderCustomer(s, requireString(ref.providerCustomerId, 'customer.providerCustomerId', 200), email, ref.name ?? null);
     return upsertCustomer(s.ctx, s.tx, s.account.id, email, ref.name ?? null);
   }
   if (!ref.providerCustomerId) invalid('the event names no customer');
-  const mapping = await s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId: ref.providerCustomerId });
+  const mapping = mapped !== undefined ? mapped : await providerCustomerOf(s, ref);
   if (!mapping) throw new LicensingError('customer_unknown', `provider customer ${ref.providerCustomerId} is not known yet`);
   return upsertCustomer(s.ctx, s.tx, s.account.id, mapping.email, ref.name ?? mapping.name);
+}
+
+/**
+ * The mapping of a customer ref without an e-mail (what {@link resolveCustomer} reads), or null; a
+ * caller may read it together with its other reads and hand it to `resolveCustomer`.
+ */
+export function providerCustomerOf(s: PaymentScope, ref: CustomerRef): Promise<ProviderCustomerRecord | null> {
+  if (ref.email || !ref.providerCustomerId) return Promise.resolve(null);
+  return s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId: ref.providerCustomerId });
 }
 
 /**
@@ -69,8 +89,15 @@ export async function resolveCustomer(s: PaymentScope, ref: CustomerRef): Promis
  * name changed; an unchanged mapping is not rewritten). Returns the e-mail it mapped to before, or null
  * for a new mapping.
  */
-export async function rememberProviderCustomer(s: PaymentScope, providerCustomerId: string, email: string, name: string | null): Promise<string | null> {
+export async function rememberProviderCustomer(
+  s: PaymentScope,
+  providerCustomerId: string,
+  email: string,
+  name: string | null,
+  read?: ProviderCustomerRecord | null,
+): Promise<string | null> {
   const at = now(s.ctx);
+  // `read`: the caller's unlocked read of the mapping in this unit; none found goes straight to the insert.
   const mapping = await lockOrInsert(
     (lock) => s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId }, lock),
     () =>
@@ -84,6 +111,7 @@ export async function rememberProviderCustomer(s: PaymentScope, providerCustomer
         createdAt: at,
         updatedAt: at,
       }),
+    { usuallyMissing: read === null },
   );
   if (!mapping) return null;
   const next = { ...mapping, email, name };
@@ -112,9 +140,11 @@ export async function subscriptionLicense(
   s: PaymentScope,
   input: { customer: CustomerRecord; plan: PlanRecord; subscriptionId: string; orderId: string | null; status: LicenseStatus; paidUntil: Timestamp; seats: number },
 ): Promise<Outcome> {
-  const previous = (await s.tx.findMany('licenses', { customerId: input.customer.id, planId: input.plan.id }, { lock: true })).find(
-    (l) => l.subscriptionId !== null && l.status !== 'revoked' && subscriptionEnded(s, l),
-  );
+  const [licenses] = await Promise.all([
+    s.tx.findMany('licenses', { customerId: input.customer.id, planId: input.plan.id }, { lock: true }),
+    s.account.status === 'open' ? senderDomainOnce(s) : null,
+  ]);
+  const previous = licenses.find((l) => l.subscriptionId !== null && l.status !== 'revoked' && subscriptionEnded(s, l));
   if (previous) {
     const next: LicenseRecord = {
       ...withStatus(previous, input.status),
@@ -127,9 +157,9 @@ export async function subscriptionLicense(
     };
     await saveLicense(s.ctx, s.tx, previous, next, s.integration.provider);
     // The customer paid again and expects the key: e-mailed again (a send in progress is `key_email_in_progress`).
-    return processed(`subscription ${input.subscriptionId} reuses the customer's license`, previous.id, await keyEmailFor(s, next));
+    return processed(`subscription ${input.subscriptionId} reuses the customer's license`, previous.id, await keyEmailFor(s, next, input.plan));
   }
-  const { license } = await insertLicense(s.ctx, s.tx, {
+  const { license, key } = await insertLicense(s.ctx, s.tx, {
     product: s.product,
     plan: input.plan,
     customer: input.customer,
@@ -143,7 +173,7 @@ export async function subscriptionLicense(
     orderId: input.orderId,
     lastEventKey: s.key,
   });
-  return processed(`license created for subscription ${input.subscriptionId}`, license.id, await keyEmailFor(s, license));
+  return processed(`license created for subscription ${input.subscriptionId}`, license.id, await keyEmailFor(s, license, input.plan, key));
 }
 
 /** An earlier subscription is over: expired or canceled, or its paid period plus grace has passed. */
@@ -153,9 +183,14 @@ function subscriptionEnded(s: PaymentScope, license: LicenseRecord): boolean {
   return validUntil !== null && timestampMs(validUntil) <= s.ctx.clock.now();
 }
 
-/** Reserves the new license's key e-mail; none while the account is closed. */
-export async function keyEmailFor(s: PaymentScope, license: LicenseRecord): Promise<Outcome['keyEmail']> {
+/**
+ * Reserves the license's key e-mail and builds it (`key`: the clear key of a license made in this
+ * unit); none while the account is closed.
+ */
+export async function keyEmailFor(s: PaymentScope, license: LicenseRecord, plan: PlanRecord, key?: string): Promise<Outcome['keyEmail']> {
   if (s.account.status !== 'open') return null;
+  const domain = senderDomainOnce(s);
   await reserveKeyEmailIn(s.ctx, s.tx, license, s.account);
-  return { licenseId: license.id };
+  const email = buildKeyEmail(s.ctx, { license, account: s.account, product: s.product, plan, domain: await domain, ...(key === undefined ? {} : { key }) });
+  return { licenseId: license.id, email };
 }

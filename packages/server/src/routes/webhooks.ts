@@ -100,7 +100,7 @@ export function createWebhookRoutes(options: WebhookRouteOptions): RouteDef[] {
         const reply: WebhookReply = { result: outcome.result, detail: outcome.detail };
         if (outcome.keyEmail) {
           // A failure is reported by the key e-mail sender's `onSendError`.
-          const sent = await options.keyEmails.deliverReserved(outcome.keyEmail.licenseId);
+          const sent = await options.keyEmails.deliverReserved(outcome.keyEmail.licenseId, outcome.keyEmail.email);
           reply.keyEmail = sent.sent ? 'sent' : 'failed';
         }
         return reply;

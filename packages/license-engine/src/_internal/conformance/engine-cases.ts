@@ -5,17 +5,18 @@ import { LicensingError } from '../../errors.js';
 import { createIdGenerator } from '../../ids.js';
 import { cryptoRandom } from '../../random.js';
 import { createSecretBox } from '../../secret-box.js';
+import type { Random } from '../../ports.js';
 import type { Store } from '../../store.js';
 
 export const NOW = Date.parse('2030-03-01T12:00:00Z');
 export const fingerprint = (i: number) => i.toString(16).padStart(64, 'a');
 
 /** An engine over the store under test, with one account, product, subscription plan and integration. */
-export async function setup(store: Store, clock: { now(): number } = { now: () => NOW }) {
+export async function setup(store: Store, clock: { now(): number } = { now: () => NOW }, random: Random = cryptoRandom) {
   const engine = createLicenseEngine({
     store,
     clock,
-    random: cryptoRandom,
+    random,
     ids: createIdGenerator({ clock, random: cryptoRandom }),
     secrets: createSecretBox(new Uint8Array(32).fill(1)),
   });
@@ -57,6 +58,33 @@ export function engineCases(store: () => Store): void {
     const after = await engine.getLicense(account.id, license.id);
     expect(after.activationCount).toBe(3);
     expect(after.activations).toHaveLength(3);
+  });
+
+  it('a new license whose key clashes with an existing one gets another key (its unit of work runs again)', async () => {
+    // Key draws (28 bytes) are recorded; once armed, the next draw repeats the first license's.
+    const draws: Uint8Array[] = [];
+    let repeatFirst = false;
+    const random: Random = {
+      bytes(length) {
+        if (length !== 28) return cryptoRandom.bytes(length);
+        if (repeatFirst && draws[0]) {
+          repeatFirst = false;
+          return draws[0].slice();
+        }
+        // Every byte below 240 is a key character: one draw makes the whole key.
+        const drawn = cryptoRandom.bytes(length).map((b) => b % 240);
+        draws.push(drawn.slice());
+        return drawn;
+      },
+    };
+    const { engine, account, plan } = await setup(store(), undefined, random);
+    const first = await engine.createLicense(account.id, { plan: plan.id, email: 'first@conformance.test', paidUntil: '2030-12-31T00:00:00Z' });
+    repeatFirst = true;
+    const second = await engine.createLicense(account.id, { plan: plan.id, email: 'second@conformance.test', paidUntil: '2030-12-31T00:00:00Z' });
+    expect(repeatFirst).toBe(false);
+    expect(second.license.key).not.toBe(first.license.key);
+    expect((await engine.getLicense(account.id, second.license.id)).key).toBe(second.license.key);
+    expect((await engine.listLicenses(account.id, {})).data.map((l) => l.id).sort()).toEqual([first.license.id, second.license.id].sort());
   });
 
   it('parallel activations of one machine use one seat', async () => {
