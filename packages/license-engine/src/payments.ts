@@ -9,6 +9,7 @@ import type { Outcome, PaymentScope } from './_internal/payment-scope.js';
 import { onChargeback, onCustomerUpserted, onPurchase, onRefund } from './_internal/payment-orders.js';
 import { onSubscriptionChanged, onSubscriptionPaid } from './_internal/payment-subscriptions.js';
 import { lockOrInsert } from './_internal/claim.js';
+import { together } from './_internal/together.js';
 import { sha256Hex } from './_internal/hash.js';
 import { eventOrderKey, timestampMs, toTimestamp } from './_internal/time.js';
 import { asObject, invalid, optionalString, requireString } from './_internal/validate.js';
@@ -42,13 +43,27 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
   const eventType = requireString(body.eventType, 'eventType', 200);
   const key = eventOrderKey(requireString(body.occurredAt, 'occurredAt', 100), eventId);
   return transact(ctx, async (tx) => {
-    // Where the integration belongs never changes: when known, its product and account are asked
-    // for with it (the MySQL store reads them in one round trip).
+    // The event is claimed first, without locking a gap: a concurrent delivery of the same event
+    // waits on this insert, then finds the committed row and answers it as a duplicate.
+    const claim = (accountId: string) => {
+      const record: ProcessedEventRecord = { id: ctx.ids.next('pev'), accountId, integrationId, eventId, eventType, result: 'processing', processedAt: now(ctx) };
+      const seen = lockOrInsert(
+        (lock) => tx.findOne('processedEvents', { integrationId, eventId }, lock),
+        () => tx.insert('processedEvents', record),
+        { usuallyMissing: true },
+      );
+      return { record, seen };
+    };
+    // Where an integration belongs never changes: once known, the claim, the integration, its
+    // product and its account are asked for together (one round trip on MySQL). A throw below
+    // rolls the claim back with everything else.
     const home = ctx.integrationHomes.get(integrationId);
-    const [integration, knownProduct, knownAccount] = await Promise.all([
+    const early = home ? claim(home.accountId) : null;
+    const [integration, knownProduct, knownAccount] = await together([
       tx.get('integrations', integrationId),
       home ? tx.get('products', home.productId) : undefined,
       home ? tx.get('accounts', home.accountId) : undefined,
+      early?.seen,
     ]);
     if (!integration) throw new LicensingError('not_found', `integration ${integrationId} not found`);
     if (command.provider !== integration.provider) invalid(`integration ${integrationId} is a ${integration.provider} integration`);
@@ -61,14 +76,8 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
         licenseId: outcome.licenseId,
         data: { provider: integration.provider, eventType, result: outcome.result, detail: outcome.detail },
       });
-    // Claimed first, without locking a gap: a concurrent delivery of the same event waits on this
-    // insert and then finds the committed row, and answers it as a duplicate.
-    const processed: ProcessedEventRecord = { id: ctx.ids.next('pev'), accountId, integrationId, eventId, eventType, result: 'processing', processedAt: now(ctx) };
-    const seen = await lockOrInsert(
-      (lock) => tx.findOne('processedEvents', { integrationId, eventId }, lock),
-      () => tx.insert('processedEvents', processed),
-      { usuallyMissing: true },
-    );
+    const { record: processed, seen: claimed } = early ?? claim(accountId);
+    const seen = await claimed;
     if (seen) {
       const duplicate: PaymentResult = { result: 'duplicate', detail: `event ${eventId} was already processed`, licenseId: null, keyEmail: null };
       // Logged once per event: replays of a signed delivery (provider_b signs no timestamp) write nothing more.

@@ -140,6 +140,58 @@ describe('mysql store transactions', () => {
     expect(dupId).toMatchObject({ code: 'store_conflict', collection: 'counters', index: 'id' });
   });
 
+  test('an insert asked for with reads in one turn goes first: the reads see it, and a clash fails only the insert while the reads still answer', async () => {
+    await store.transaction((tx) => tx.insert('counters', counter('turn-taken', 7)));
+    const seen = await store.transaction(async (tx) => {
+      const [, mine, other] = await Promise.all([
+        tx.insert('counters', counter('turn-new', 1)),
+        tx.get('counters', 'turn-new'),
+        tx.get('counters', 'turn-taken'),
+      ]);
+      const [clash, taken, none] = await Promise.allSettled([
+        tx.insert('counters', counter('turn-taken', 1)),
+        tx.get('counters', 'turn-taken'),
+        tx.findMany('counters', { accountId: 'acc_nobody' }),
+      ]);
+      // The unit goes on after the clash, as an insert-first claim does.
+      await tx.update('counters', counter('turn-new', 2));
+      return { mine: mine?.count, other: other?.count, clash, taken, none };
+    });
+    expect(seen.mine).toBe(1);
+    expect(seen.other).toBe(7);
+    expect(seen.clash.status === 'rejected' && StoreConflictError.is(seen.clash.reason)).toBe(true);
+    expect(seen.taken).toMatchObject({ status: 'fulfilled', value: { count: 7 } });
+    expect(seen.none).toEqual({ status: 'fulfilled', value: [] });
+    expect(await countOf('turn-new')).toBe(2);
+    expect(await countOf('turn-taken')).toBe(7);
+  });
+
+  test('a statement the work did not wait for still runs before the unit ends: kept on COMMIT, undone on ROLLBACK, never left on the connection', async () => {
+    const single = createMySqlStore(db.url, { poolSize: 1 });
+    try {
+      // Each insert is asked for only after a read answered, when the work has already returned.
+      await single.transaction(async (tx) => {
+        void tx.get('counters', 'nothing').then(() => tx.insert('counters', counter('unawaited-kept', 1)));
+      });
+      const failure = new Error('stop');
+      await expect(
+        single.transaction(async (tx) => {
+          void tx.get('counters', 'nothing').then(() => tx.insert('counters', counter('unawaited-undone', 1)));
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      // The pool's one connection carries no open transaction into the next unit: a unit that
+      // writes and fails leaves nothing, and the next one still commits on its own.
+      await single.transaction((tx) => tx.insert('counters', counter('unawaited-next', 1)));
+      await expect(single.transaction(async () => Promise.reject(failure))).rejects.toBe(failure);
+      expect(await countOf('unawaited-kept')).toBe(1);
+      expect(await countOf('unawaited-undone')).toBeUndefined();
+      expect(await countOf('unawaited-next')).toBe(1);
+    } finally {
+      await single.close();
+    }
+  });
+
   test('a lock held past the wait timeout is retried a bounded number of times, then reported busy', async () => {
     const busy = createMySqlStore(db.url, { poolSize: 1, lockWaitTimeoutSeconds: 1, maxRetries: 1 });
     await busy.transaction((tx) => tx.insert('counters', counter('held')));

@@ -4,6 +4,7 @@ import { moveCustomer, upsertCustomer } from '../customers.js';
 import { StoreConflictError } from '../store.js';
 import { sha256Hex } from './hash.js';
 import { insertLicense } from './new-license.js';
+import { together } from './together.js';
 import type { Outcome, PaymentScope } from './payment-scope.js';
 import { ignored, keyEmailFor, licenseOfSubscription, mappedPlan, processed, providerCustomerOf, quantityOf, rememberProviderCustomer, resolveCustomer, senderDomainOnce } from './payment-scope.js';
 import { saveLicense, withStatus } from './status.js';
@@ -19,12 +20,12 @@ export async function onCustomerUpserted(s: PaymentScope, cmd: CustomerUpsertedC
   const providerCustomerId = requireString(cmd.customer?.providerCustomerId, 'customer.providerCustomerId', 200);
   const email = requireEmail(cmd.customer.email, 'customer.email');
   const name = cmd.customer.name ?? null;
-  // Both unlocked reads in one turn (one round trip on MySQL); the writes below decide with them.
-  const [mapping, found] = await Promise.all([
-    s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId }),
+  // The mapping's claim (straight to its insert: usually a new customer) and the customer's read in
+  // one turn (one round trip on MySQL); a known mapping clashes and is then read locked.
+  const [previous, found] = await together([
+    rememberProviderCustomer(s, providerCustomerId, email, name, null),
     s.tx.findOne('customers', { accountId: s.account.id, email }),
   ]);
-  const previous = await rememberProviderCustomer(s, providerCustomerId, email, name, mapping);
   const moved = previous !== null && previous !== email ? await moveCustomer(s.ctx, s.tx, s.account.id, previous, email, name) : null;
   const customer = moved ?? (await upsertCustomer(s.ctx, s.tx, s.account.id, email, name, found));
   return processed(`provider customer ${providerCustomerId} is ${customer.id}`, null);
@@ -47,8 +48,8 @@ export async function onPurchase(s: PaymentScope, cmd: PurchaseCompletedCommand)
   // A subscription's first order also arrives as a purchase; its subscription events handle it.
   if (plan.kind === 'subscription') return ignored(`price ${priceId} maps to subscription plan ${plan.code}; the subscription's events create its license`);
   if (existing[0]) return ignored(`order ${orderId} already has license ${existing[0].id}`, existing[0].id);
-  await claimOrder(s, orderId);
-  const customer = await resolveCustomer(s, cmd.customer, mapping);
+  // The order's claim and the customer's read in one turn (one round trip on MySQL).
+  const [, customer] = await together([claimOrder(s, orderId), resolveCustomer(s, cmd.customer, mapping)]);
   const { license, key } = await insertLicense(s.ctx, s.tx, {
     product: s.product,
     plan,

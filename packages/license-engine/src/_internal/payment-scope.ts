@@ -97,7 +97,8 @@ export async function rememberProviderCustomer(
   read?: ProviderCustomerRecord | null,
 ): Promise<string | null> {
   const at = now(s.ctx);
-  // `read`: the caller's unlocked read of the mapping in this unit; none found goes straight to the insert.
+  // `read`: the caller's unlocked read of the mapping in this unit (null: none, or none expected),
+  // which then goes straight to the insert.
   const mapping = await lockOrInsert(
     (lock) => s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId }, lock),
     () =>

@@ -5,7 +5,7 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { createConnection as createProbeConnection } from 'mysql2';
 import { createCircuit } from './circuit.js';
 import type { Circuit } from './circuit.js';
-import { MySqlStoreError, connectionFailure, isRetryable, isServerError } from './errors.js';
+import { MySqlStoreError, connectionFailure, isDuplicateKey, isRetryable, isServerError } from './errors.js';
 import { databaseName, latestVersion, migrate } from './migrate.js';
 import { conflictOf, createTx } from './tx.js';
 import { splitStoreUrl } from './url-options.js';
@@ -442,43 +442,69 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
       }
     };
     /**
-     * SELECTs asked for in the same turn (`Promise.all` of reads), sent as one multi-statement
-     * query: one round trip for all of them. A lone SELECT stays a prepared statement.
+     * Statements asked for in the same turn (`Promise.all`): SELECTs, and at most one write ahead of
+     * them (an insert-first claim asked for with the reads it goes with), sent as one
+     * multi-statement query, one round trip for all of them. A lone statement stays a prepared one.
      */
-    let reads: { sql: string; values: readonly SqlValue[]; resolve: (rows: RowDataPacket[]) => void; reject: (error: unknown) => void }[] = [];
-    const sendReads = async () => {
-      const batch = reads;
-      reads = [];
+    type Queued = { sql: string; values: readonly SqlValue[]; write: boolean; resolve: (result: never) => void; reject: (error: unknown) => void };
+    let turn: Queued[] = [];
+    /** The turns not finished yet: the unit's COMMIT or ROLLBACK waits for them (a statement `work` did not await included). */
+    const turns = new Set<Promise<void>>();
+    const sendTurn = async () => {
+      const queued = turn;
+      turn = [];
+      // In the order asked: each write starts a query of its own, the reads after it join it.
+      let batch: Queued[] = [];
+      for (const q of queued) {
+        if (q.write && batch.length) {
+          await sendBatch(batch);
+          batch = [];
+        }
+        batch.push(q);
+      }
+      await sendBatch(batch);
+    };
+    const sendBatch = async (batch: Queued[]): Promise<void> => {
       try {
         if (held.length) await sendHeld(false);
-        if (batch.length === 1) return batch[0]!.resolve(await request<RowDataPacket[]>('execute', batch[0]!.sql, batch[0]!.values));
-        const results = await request<RowDataPacket[][]>('query', batch.map((r) => r.sql).join(';\n'), batch.flatMap((r) => r.values));
+        if (batch.length === 1) return batch[0]!.resolve(await request<never>('execute', batch[0]!.sql, batch[0]!.values));
+        const results = await request<never[]>('query', batch.map((r) => r.sql).join(';\n'), batch.flatMap((r) => r.values));
         batch.forEach((r, i) => r.resolve(results[i]!));
       } catch (error) {
+        const [first, ...rest] = batch;
+        // A claim's clash stops the query before the reads: they run again on their own.
+        if (first?.write && rest.length && isDuplicateKey(error) && !doomed) {
+          first.reject(error);
+          return sendBatch(rest);
+        }
         for (const r of batch) r.reject(error);
       }
     };
     const run: Run = async <R extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[]) => {
       if (doomed) throw doomed;
-      const select = /^\s*SELECT\b/i.test(sql);
-      if (readOnly && !select) throw new TypeError('mysql store: a write in a read-only unit of work');
-      if (select) {
-        return new Promise<R>((resolve, reject) => {
-          if (reads.length === 0) queueMicrotask(() => void sendReads());
-          reads.push({ sql, values, resolve: resolve as (rows: RowDataPacket[]) => void, reject });
-        });
-      }
-      if (held.length) await sendHeld(false);
-      return request<R>('execute', sql, values);
+      const write = !/^\s*SELECT\b/i.test(sql);
+      if (readOnly && write) throw new TypeError('mysql store: a write in a read-only unit of work');
+      return new Promise<R>((resolve, reject) => {
+        if (turn.length === 0) {
+          const sent: Promise<void> = new Promise<void>((done) => queueMicrotask(() => void sendTurn().finally(done))).then(() => void turns.delete(sent));
+          turns.add(sent);
+        }
+        turn.push({ sql, values, write, resolve: resolve as (result: never) => void, reject });
+      });
+    };
+    const settled = async () => {
+      while (turns.size) await Promise.all(turns);
     };
     try {
       const result = await work(run, hold);
+      await settled();
       if (doomed) throw doomed;
       if (readOnly) return result;
       if (held.length) await sendHeld(true);
       else await control('COMMIT');
       return result;
     } catch (error) {
+      await settled();
       if (!broken && !readOnly) await control('ROLLBACK').catch(() => (broken = true));
       const failure = doomed ?? error;
       // A pooled connection the server closed meanwhile (restart, idle kill) fails on first use;
