@@ -18,6 +18,7 @@ import * as portalSessions from './portal-sessions.js';
 import * as customers from './customers.js';
 import * as integrations from './integrations.js';
 import * as keyEmail from './key-email.js';
+import { coalesce } from './_internal/coalesce.js';
 import * as actions from './license-actions.js';
 import * as licenses from './licenses.js';
 import { applyPaymentCommand, recordWebhookRejected } from './payments.js';
@@ -75,6 +76,7 @@ export function createLicenseEngine(deps: LicenseEngineDeps) {
     servicePlans: deps.servicePlans ?? DEFAULT_SERVICE_PLANS,
     signers: new Map(),
     integrationHomes: new Map(),
+    releaseKeyEmails: coalesce((licenseIds: string[]) => keyEmail.releaseKeyEmailsUnit(ctx, licenseIds)),
   };
   const b = <A extends unknown[], R>(fn: (ctx: EngineContext, ...args: A) => R) => bind(ctx, fn);
   return {

@@ -95,10 +95,19 @@ export async function getKeyEmail(ctx: EngineContext, licenseId: string): Promis
   );
 }
 
-/** Ends a reservation once the e-mail is sent or has failed, so the next send may run. */
+/**
+ * Ends a reservation once the e-mail is sent or has failed, so the next send may run. Releases
+ * asked for while another is being written go together in one unit of work (see `coalesce`).
+ */
 export async function releaseKeyEmail(ctx: EngineContext, licenseId: string): Promise<void> {
-  // Held: on MySQL the DELETE and its COMMIT are one round trip.
-  await transact(ctx, (tx) => tx.delete('emailReservations', licenseId, { defer: true }));
+  await ctx.releaseKeyEmails(licenseId);
+}
+
+/** The unit of work that ends several reservations: held deletes, on MySQL one round trip with their COMMIT. */
+export function releaseKeyEmailsUnit(ctx: EngineContext, licenseIds: readonly string[]): Promise<void> {
+  return transact(ctx, async (tx) => {
+    for (const id of new Set(licenseIds)) await tx.delete('emailReservations', id, { defer: true });
+  });
 }
 
 async function keyEmailOf(ctx: EngineContext, tx: StoreTx, license: LicenseRecord): Promise<KeyEmail> {

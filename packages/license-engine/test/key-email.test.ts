@@ -1,3 +1,4 @@
+import { createMemoryStore, type Store } from '@svc-licensing/license-engine';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Catalog, TestEngine } from './fixtures.js';
 import { changed, codeOf, createCatalog, createTestEngine, paid } from './fixtures.js';
@@ -34,6 +35,8 @@ describe('license-key e-mails', () => {
       portalAccountId: expect.stringMatching(/^acc_/),
       customPortalUrl: null,
     });
+    // The unit of work that reserved it built the same e-mail: the host sends it without a read.
+    expect(result.keyEmail!.email).toEqual(mail);
   });
 
   it("carries the plan's current name, for the e-mail's plan line", async () => {
@@ -41,6 +44,28 @@ describe('license-key e-mails', () => {
     await t.engine.releaseKeyEmail(licenseId);
     await t.engine.updatePlan(c.account.id, c.plans.pro.id, { name: 'Pro (yearly)' });
     expect((await t.engine.reserveKeyEmail(c.account.id, licenseId)).planName).toBe('Pro (yearly)');
+  });
+
+  it('releases asked for while another is written end every reservation, together in one more unit of work', async () => {
+    const memory = createMemoryStore();
+    let units = 0;
+    const counting: Store = {
+      transaction: (work, options) => {
+        units++;
+        return memory.transaction(work, options);
+      },
+      close: () => memory.close(),
+    };
+    t = createTestEngine({ store: counting, servicePlans: { pro: { productLimit: 10, licenseLimit: null, keyEmailsPerHour: null } } });
+    c = await createCatalog(t);
+    const licenseIds: string[] = [];
+    for (let n = 1; n <= 6; n++) licenseIds.push((await buy(n)).keyEmail!.licenseId);
+    expect(await codeOf(t.engine.reserveKeyEmail(c.account.id, licenseIds[5]!))).toBe('key_email_in_progress');
+    units = 0;
+    await Promise.all(licenseIds.map((id) => t.engine.releaseKeyEmail(id)));
+    // The first release is written at once, the five asked for meanwhile together after it.
+    expect(units).toBe(2);
+    for (const id of licenseIds) await t.engine.reserveKeyEmail(c.account.id, id);
   });
 
   it('only one send per license runs at a time; release ends it; an abandoned one expires after a minute', async () => {

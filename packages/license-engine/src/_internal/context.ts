@@ -22,6 +22,8 @@ export interface EngineContext {
    * a webhook's unit reads the integration, its product and its account in one turn.
    */
   integrationHomes: Map<string, { accountId: string; productId: string }>;
+  /** Ends key e-mail reservations, several in one unit of work when they come together (`releaseKeyEmail`). */
+  releaseKeyEmails: (licenseId: string) => Promise<void>;
 }
 
 /** How many integrations' homes {@link EngineContext.integrationHomes} keeps before starting over. */
