@@ -25,7 +25,13 @@ export type LicensingErrorCode =
   /** Webhook: another key e-mail for the same license is in progress (409, event not marked processed). */
   | 'key_email_in_progress'
   /** Webhook: the provider_a customer is not known yet (500 so the provider retries). */
-  | 'customer_unknown';
+  | 'customer_unknown'
+  /**
+   * Webhook: the integration's secrets changed after the delivery was verified with them (see
+   * `PaymentOptions.secretsVersion`); nothing was written. The host verifies it again with the
+   * current secrets; it is never meant to be an answer.
+   */
+  | 'secrets_changed';
 
 /** The one error class of the engine: a spec `code` and an English message not meant to be parsed. */
 export class LicensingError extends Error {

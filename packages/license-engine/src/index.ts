@@ -34,7 +34,7 @@ export type {
 } from './account-export.js';
 export { OWNERSHIP_RECORD_LABEL, DEFAULT_SENDER_LOCAL_PART } from './_internal/sender-domain.js';
 export type { SenderDomainDnsRecord } from './_internal/sender-domain.js';
-export type { PaymentResult, RejectedWebhook } from './payments.js';
+export type { PaymentOptions, PaymentResult, RejectedWebhook } from './payments.js';
 export type { AuditData } from './audit.js';
 export type { CreateProductInput } from './products.js';
 export type { CreatePlanInput, UpdatePlanInput } from './plans.js';

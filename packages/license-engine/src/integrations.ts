@@ -1,7 +1,8 @@
 import { LicensingError } from './errors.js';
 import type { Environment, IntegrationRecord, ProviderName } from './records.js';
 import type { EngineContext } from './_internal/context.js';
-import { now, owned, transact, rememberIntegrationHome } from './_internal/context.js';
+import { now, owned, rememberIntegrationHome, transact } from './_internal/context.js';
+import { sha256Hex } from './_internal/hash.js';
 import { asObject, invalid, requireString } from './_internal/validate.js';
 import type { IntegrationView, ListView } from './views.js';
 import { integrationView } from './views.js';
@@ -117,11 +118,23 @@ export async function deleteIntegration(ctx: EngineContext, accountId: string, i
   });
 }
 
-/** For the webhook receiver only: the integration with its decrypted secrets, or null when it does not exist. */
+/**
+ * Identifies the secrets an integration holds now: it changes whenever its webhook secret or API key
+ * is set, replaced or removed (each is encrypted with a fresh nonce). Opaque; see `applyPaymentCommand`.
+ */
+export function secretsVersionOf(record: Pick<IntegrationRecord, 'webhookSecret' | 'apiKey'>): string {
+  return sha256Hex(`${JSON.stringify(record.webhookSecret)}\n${JSON.stringify(record.apiKey)}`).slice(0, 32);
+}
+
+/**
+ * For the webhook receiver only: the integration with its decrypted secrets, or null when it does
+ * not exist. `secretsVersion` lets a host that keeps these in memory have a delivery's unit of work
+ * check that they are still the integration's (`applyPaymentCommand`'s `secretsVersion`).
+ */
 export async function getIntegrationSecrets(
   ctx: EngineContext,
   integrationId: string,
-): Promise<{ integration: IntegrationView; accountId: string; webhookSecret: string | null; apiKey: string | null } | null> {
+): Promise<{ integration: IntegrationView; accountId: string; webhookSecret: string | null; apiKey: string | null; secretsVersion: string } | null> {
   if (typeof integrationId !== 'string' || integrationId === '') return null;
   // Read-only (every webhook delivery starts here): on MySQL one autocommitted SELECT, no COMMIT.
   return transact(
@@ -135,6 +148,7 @@ export async function getIntegrationSecrets(
         accountId: record.accountId,
         webhookSecret: open(ctx, record.webhookSecret),
         apiKey: open(ctx, record.apiKey),
+        secretsVersion: secretsVersionOf(record),
       };
     },
     { readOnly: true },

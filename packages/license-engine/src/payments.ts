@@ -11,6 +11,7 @@ import { onSubscriptionChanged, onSubscriptionPaid } from './_internal/payment-s
 import { lockOrInsert } from './_internal/claim.js';
 import { together } from './_internal/together.js';
 import { sha256Hex } from './_internal/hash.js';
+import { secretsVersionOf } from './integrations.js';
 import { eventOrderKey, timestampMs, toTimestamp } from './_internal/time.js';
 import { asObject, invalid, optionalString, requireString } from './_internal/validate.js';
 
@@ -33,10 +34,11 @@ const KINDS = ['customer_upserted', 'purchase_completed', 'subscription_paid', '
  * customer, license, audit events (`webhook.received` included; for a duplicate only the first
  * time, so replays of one delivery cannot grow the audit log). Throws `not_found` for an unknown
  * integration, `customer_unknown` while a provider customer ID is unmapped, `conflict` for a
- * payment on a revoked license, `key_email_in_progress` and `rate_limited` for key e-mails; a
- * throw writes nothing, so the provider's retry is processed afresh.
+ * payment on a revoked license, `key_email_in_progress` and `rate_limited` for key e-mails, and
+ * `secrets_changed` (see {@link PaymentOptions}); a throw writes nothing, so the provider's retry is
+ * processed afresh.
  */
-export async function applyPaymentCommand(ctx: EngineContext, integrationId: string, command: PaymentCommand): Promise<PaymentResult> {
+export async function applyPaymentCommand(ctx: EngineContext, integrationId: string, command: PaymentCommand, options: PaymentOptions = {}): Promise<PaymentResult> {
   const body = asObject(command, 'command');
   if (!KINDS.includes(body.kind as string)) invalid(`unknown command kind ${String(body.kind)}`);
   const eventId = requireString(body.eventId, 'eventId', 200);
@@ -67,6 +69,9 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
     ]);
     if (!integration) throw new LicensingError('not_found', `integration ${integrationId} not found`);
     if (command.provider !== integration.provider) invalid(`integration ${integrationId} is a ${integration.provider} integration`);
+    if (options.secretsVersion !== undefined && options.secretsVersion !== secretsVersionOf(integration)) {
+      throw new LicensingError('secrets_changed', `the secrets of integration ${integrationId} changed since the delivery was verified`);
+    }
     rememberIntegrationHome(ctx, integration);
     const accountId = integration.accountId;
     const webhook = async (outcome: Outcome) =>
@@ -120,6 +125,16 @@ function dispatch(scope: PaymentScope, command: PaymentCommand): Promise<Outcome
     case 'ignored':
       return Promise.resolve({ result: 'ignored', detail: String(command.reason ?? 'event not handled'), licenseId: null, keyEmail: null });
   }
+}
+
+/** Options of {@link applyPaymentCommand}. */
+export interface PaymentOptions {
+  /**
+   * The `secretsVersion` of the integration secrets the host verified the delivery with (from
+   * `getIntegrationSecrets`, perhaps kept in memory): when the integration holds other secrets
+   * now, nothing is written and `secrets_changed` is thrown, so the host verifies again.
+   */
+  secretsVersion?: string;
 }
 
 /** A webhook delivery whose processing was refused (see `recordWebhookRejected`). */

@@ -24,10 +24,19 @@ describe('integrations', () => {
     });
     const record = await t.store.transaction((tx) => tx.get('integrations', created.id));
     expect(JSON.stringify(record)).not.toContain('pk_live_secret');
-    expect(await t.engine.getIntegrationSecrets(created.id)).toEqual({ integration: created, accountId: c.account.id, webhookSecret: null, apiKey: 'pk_live_secret' });
+    const before = await t.engine.getIntegrationSecrets(created.id);
+    expect(before).toEqual({ integration: created, accountId: c.account.id, webhookSecret: null, apiKey: 'pk_live_secret', secretsVersion: expect.any(String) });
+    expect(before!.secretsVersion).not.toContain('pk_live_secret');
     const updated = await t.engine.updateIntegration(c.account.id, created.id, { webhookSecret: 'whsec_new', apiKey: null, priceMap: { pri_x: 'pro' } });
     expect(updated).toMatchObject({ hasWebhookSecret: true, hasApiKey: false, priceMap: { pri_x: 'pro' } });
-    expect(await t.engine.getIntegrationSecrets(created.id)).toMatchObject({ webhookSecret: 'whsec_new', apiKey: null });
+    const after = await t.engine.getIntegrationSecrets(created.id);
+    expect(after).toMatchObject({ webhookSecret: 'whsec_new', apiKey: null });
+    // The version names the secrets held: a new secret changes it, a price map change does not.
+    expect(after!.secretsVersion).not.toBe(before!.secretsVersion);
+    await t.engine.updateIntegration(c.account.id, created.id, { priceMap: { pri_y: 'pro' } });
+    expect((await t.engine.getIntegrationSecrets(created.id))!.secretsVersion).toBe(after!.secretsVersion);
+    await t.engine.updateIntegration(c.account.id, created.id, { webhookSecret: 'whsec_new' });
+    expect((await t.engine.getIntegrationSecrets(created.id))!.secretsVersion).not.toBe(after!.secretsVersion);
   });
 
   it('one per product, provider and environment: a duplicate is conflict, on create and on update', async () => {

@@ -135,3 +135,16 @@ describe('one license per order', () => {
     expect((await buy('evt_order_3')).licenseId).toBe(again.licenseId);
   });
 });
+
+describe('secretsVersion: a delivery is applied only under the secrets it was verified with', () => {
+  it('after the webhook secret changed, the old version is secrets_changed and writes nothing; the current one applies', async () => {
+    const verifiedWith = (await t.engine.getIntegrationSecrets(c.providerA.id))!.secretsVersion;
+    const event = payA('sub_rotated', { providerCustomerId: 'ctm_r', email: 'r@example.test', name: 'R' });
+    await t.engine.updateIntegration(c.account.id, c.providerA.id, { webhookSecret: 'whsec_rotated' });
+    expect(await codeOf(t.engine.applyPaymentCommand(c.providerA.id, event, { secretsVersion: verifiedWith }))).toBe('secrets_changed');
+    expect(await events()).toEqual([]);
+    expect((await t.engine.listLicenses(c.account.id, {})).data).toEqual([]);
+    const current = (await t.engine.getIntegrationSecrets(c.providerA.id))!.secretsVersion;
+    expect(await t.engine.applyPaymentCommand(c.providerA.id, event, { secretsVersion: current })).toMatchObject({ result: 'processed' });
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '@svc-licensing/license-engine';
 import { signProviderA } from '@svc-licensing/provider-webhooks';
 import { createWorld, eventA, readFixture, SECRET_A, type Mode } from './support/payment-world.js';
 
@@ -45,6 +46,27 @@ for (const mode of ['in-process', 'node-server'] as Mode[]) {
       const accepted = await w.deliver('provider_b', 'order_created');
       expect(accepted.status).toBe(200);
       expect(accepted.body.result).toBe('processed');
+    });
+
+    it('a replaced webhook secret holds at once on every instance, also on one that verified deliveries with the old one', async () => {
+      const store = createMemoryStore();
+      const w = await createWorld({ mode, store, peerStore: store });
+      const customer = (eventId: string) => eventA('customer.created', { eventId });
+      expect((await w.deliver('provider_a', customer('evt_rotate_1'), { peer: true })).status).toBe(200);
+      // Replaced through the other instance.
+      expect((await w.api('PATCH', `/integrations/${w.integrationA}`, { webhookSecret: 'pdl_ntfset_rotated' })).status).toBe(200);
+      const old = await w.deliver('provider_a', customer('evt_rotate_2'), { peer: true });
+      expect(old.status).toBe(401);
+      expect(old.body.error.code).toBe('unauthorized');
+      const rotated = await w.deliver('provider_a', customer('evt_rotate_3'), { peer: true, secret: 'pdl_ntfset_rotated' });
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.result).toBe('processed');
+      expect((await w.events('webhook.received')).map((e) => e.data.detail)).toHaveLength(2);
+      // Deleted through the other instance: 404 at once, even with the current secret.
+      expect((await w.api('DELETE', `/integrations/${w.integrationA}`)).status).toBe(200);
+      const gone = await w.deliver('provider_a', customer('evt_rotate_4'), { peer: true, secret: 'pdl_ntfset_rotated' });
+      expect(gone.status).toBe(404);
+      expect((await w.events('webhook.received'))).toHaveLength(2);
     });
 
     it('answers 404 for an unknown integration, a deleted one, or the other provider’s path', async () => {

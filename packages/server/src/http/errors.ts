@@ -39,6 +39,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   customer_unknown: 500,
+  secrets_changed: 500,
   not_ready: 503,
 };
 

@@ -33,6 +33,10 @@ export interface WebhookReply {
 const PROVIDERS: readonly string[] = ['provider_a', 'provider_b'];
 
 type Engine = RouteServices['engine'];
+type Secrets = NonNullable<Awaited<ReturnType<Engine['getIntegrationSecrets']>>>;
+
+/** How many integrations' secrets a receiver remembers before it starts over (reads again). */
+const KNOWN_INTEGRATIONS = 1000;
 
 /**
  * `POST /v1/webhooks/{provider}/{integrationId}`: the payment-provider receiver. Order: integration
@@ -47,6 +51,19 @@ type Engine = RouteServices['engine'];
 export function createWebhookRoutes(options: WebhookRouteOptions): RouteDef[] {
   const now = () => (options.clock ?? Date).now();
   const report = (error: unknown, integrationId: string, what: string) => options.onError?.(error, { integrationId, what });
+  // The secrets of integrations seen, by ID, so a delivery is verified without a database read;
+  // its unit of work checks that they are still the integration's (`secretsVersion`), and any
+  // refusal made with them is checked again with freshly read ones.
+  const known = new Map<string, Secrets>();
+  const fresh = async (engine: Engine, integrationId: string): Promise<Secrets | null> => {
+    const secrets = await engine.getIntegrationSecrets(integrationId);
+    if (!secrets) known.delete(integrationId);
+    else {
+      if (known.size >= KNOWN_INTEGRATIONS) known.clear();
+      known.set(integrationId, secrets);
+    }
+    return secrets;
+  };
 
   return [
     defineRoute({
@@ -56,66 +73,85 @@ export function createWebhookRoutes(options: WebhookRouteOptions): RouteDef[] {
       handler: async ({ engine, event, params }): Promise<WebhookReply> => {
         const provider = params.provider ?? '';
         const integrationId = params.integrationId ?? '';
-        const secrets = PROVIDERS.includes(provider) ? await engine.getIntegrationSecrets(integrationId) : null;
-        if (!secrets || secrets.integration.provider !== provider) {
-          throw new ApiError('not_found', 'No integration with this ID for this provider.');
-        }
-        const rawBody = await readRawBody(event);
-        const read = readWebhook(provider as ProviderName, { rawBody, headers: event.req.headers, secret: secrets.webhookSecret, now: now() });
-        if (read.status === 'unauthorized') {
-          throw new ApiError('unauthorized', secrets.webhookSecret ? 'Webhook signature missing or invalid.' : 'No webhook secret is saved for this integration yet.');
-        }
-        if (read.status === 'invalid') {
-          const detail = `${read.error.code}${read.error.path ? ` at ${read.error.path}` : ''}`;
-          const digest = `body:${createHash('sha256').update(rawBody).digest('hex')}`;
-          await recordRejected(engine, integrationId, provider as ProviderName, eventTypeOf(rawBody), 'error', detail, digest, report);
-          throw new ApiError('internal_error', `The event could not be read (${detail}).`);
-        }
-        const command = read.command;
+        const remembered = PROVIDERS.includes(provider) ? known.get(integrationId) : undefined;
+        let secrets = remembered ?? (PROVIDERS.includes(provider) ? await fresh(engine, integrationId) : null);
+        let checked = remembered === undefined; // read from the database for this delivery
+        let rawBody: Uint8Array | null = null;
+        for (let pass = 1; ; pass++) {
+          if (!secrets || secrets.integration.provider !== provider) {
+            throw new ApiError('not_found', 'No integration with this ID for this provider.');
+          }
+          rawBody ??= await readRawBody(event);
+          const read = readWebhook(provider as ProviderName, { rawBody, headers: event.req.headers, secret: secrets.webhookSecret, now: now() });
+          if (read.status !== 'ok' && !checked) {
+            // Refused with remembered secrets: they may be out of date.
+            secrets = await fresh(engine, integrationId);
+            checked = true;
+            continue;
+          }
+          if (read.status === 'unauthorized') {
+            throw new ApiError('unauthorized', secrets.webhookSecret ? 'Webhook signature missing or invalid.' : 'No webhook secret is saved for this integration yet.');
+          }
+          if (read.status === 'invalid') {
+            const detail = `${read.error.code}${read.error.path ? ` at ${read.error.path}` : ''}`;
+            const digest = `body:${createHash('sha256').update(rawBody).digest('hex')}`;
+            await recordRejected(engine, integrationId, provider as ProviderName, eventTypeOf(rawBody), 'error', detail, digest, report);
+            throw new ApiError('internal_error', `The event could not be read (${detail}).`);
+          }
+          const command = read.command;
+          const version = secrets.secretsVersion;
 
-        let outcome: Awaited<ReturnType<Engine['applyPaymentCommand']>>;
-        try {
-          outcome = await apply(engine, integrationId, command);
-        } catch (error) {
-          if (!isUnknownCustomer(error) || !secrets.apiKey || !options.providerA || provider !== 'provider_a') {
-            throw await rejection(engine, integrationId, command, error, now(), report);
-          }
-          const customerId = customerIdOf(command);
-          let found: Awaited<ReturnType<ProviderAClient['getCustomer']>> = null;
+          let outcome: Awaited<ReturnType<Engine['applyPaymentCommand']>>;
           try {
-            found = customerId
-              ? await options.providerA.getCustomer({ apiKey: secrets.apiKey, customerId, environment: secrets.integration.environment })
-              : null;
-          } catch (fetchError) {
-            report(fetchError, integrationId, 'provider_a customer lookup');
+            outcome = await apply(engine, integrationId, command, version);
+          } catch (error) {
+            if (isSecretsChanged(error) && pass < 3) {
+              // Verified with secrets the integration no longer holds: verify again with its current ones.
+              secrets = await fresh(engine, integrationId);
+              checked = true;
+              continue;
+            }
+            if (LicensingError.is(error) && error.code === 'not_found') known.delete(integrationId);
+            if (!isUnknownCustomer(error) || !secrets.apiKey || !options.providerA || provider !== 'provider_a') {
+              throw await rejection(engine, integrationId, command, error, now(), report);
+            }
+            const customerId = customerIdOf(command);
+            let found: Awaited<ReturnType<ProviderAClient['getCustomer']>> = null;
+            try {
+              found = customerId
+                ? await options.providerA.getCustomer({ apiKey: secrets.apiKey, customerId, environment: secrets.integration.environment })
+                : null;
+            } catch (fetchError) {
+              report(fetchError, integrationId, 'provider_a customer lookup');
+            }
+            if (!found) throw await rejection(engine, integrationId, command, error, now(), report);
+            try {
+              outcome = await apply(engine, integrationId, withCustomer(command, found), version);
+            } catch (retryError) {
+              throw await rejection(engine, integrationId, command, retryError, now(), report);
+            }
           }
-          if (!found) throw await rejection(engine, integrationId, command, error, now(), report);
-          try {
-            outcome = await apply(engine, integrationId, withCustomer(command, found));
-          } catch (retryError) {
-            throw await rejection(engine, integrationId, command, retryError, now(), report);
-          }
-        }
 
-        const reply: WebhookReply = { result: outcome.result, detail: outcome.detail };
-        if (outcome.keyEmail) {
-          // A failure is reported by the key e-mail sender's `onSendError`.
-          const sent = await options.keyEmails.deliverReserved(outcome.keyEmail.licenseId, outcome.keyEmail.email);
-          reply.keyEmail = sent.sent ? 'sent' : 'failed';
+          const reply: WebhookReply = { result: outcome.result, detail: outcome.detail };
+          if (outcome.keyEmail) {
+            // A failure is reported by the key e-mail sender's `onSendError`.
+            const sent = await options.keyEmails.deliverReserved(outcome.keyEmail.licenseId, outcome.keyEmail.email);
+            reply.keyEmail = sent.sent ? 'sent' : 'failed';
+          }
+          return reply;
         }
-        return reply;
       },
     }),
   ];
 }
 
 /** Applies the command; a unique-key clash (the same event delivered concurrently) is retried once, and then reads as a duplicate. */
-async function apply(engine: Engine, integrationId: string, command: PaymentCommand) {
+async function apply(engine: Engine, integrationId: string, command: PaymentCommand, secretsVersion: string) {
   try {
-    return await engine.applyPaymentCommand(integrationId, command);
+    return await engine.applyPaymentCommand(integrationId, command, { secretsVersion });
   } catch (error) {
     if (!StoreConflictError.is(error)) throw error;
-    return engine.applyPaymentCommand(integrationId, command);
+    return engine.applyPaymentCommand(integrationId, command, { secretsVersion });
   }
 }
 
@@ -135,6 +171,10 @@ async function readRawBody(event: H3Event): Promise<Uint8Array> {
   );
   if (bytes.byteLength > WEBHOOK_BODY_LIMIT) throw tooLarge();
   return bytes;
+}
+
+function isSecretsChanged(error: unknown): boolean {
+  return LicensingError.is(error) && error.code === 'secrets_changed';
 }
 
 function isUnknownCustomer(error: unknown): boolean {
