@@ -27,6 +27,12 @@ export async function upsertCustomer(
   if (found && (name === null || name === found.name)) return found;
   const at = now(ctx);
   const customer: CustomerRecord = { id: ctx.ids.next('cus'), accountId, email, name: name ?? email, createdAt: at, updatedAt: at };
+  if (read === null) {
+    // The caller's read in this unit found none: held for the commit, where a concurrent insert of
+    // the same address clashes and the unit runs again (and finds it).
+    await tx.insert('customers', customer, { defer: true });
+    return customer;
+  }
   const existing = await lockOrInsert(
     (lock) => tx.findOne('customers', { accountId, email }, lock),
     () => tx.insert('customers', customer),

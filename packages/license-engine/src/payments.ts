@@ -10,6 +10,7 @@ import { onChargeback, onCustomerUpserted, onPurchase, onRefund } from './_inter
 import { onSubscriptionChanged, onSubscriptionPaid } from './_internal/payment-subscriptions.js';
 import { lockOrInsert } from './_internal/claim.js';
 import { together } from './_internal/together.js';
+import { prefetchFor, settledPrefetch } from './_internal/payment-prefetch.js';
 import { sha256Hex } from './_internal/hash.js';
 import { secretsVersionOf } from './integrations.js';
 import { eventOrderKey, timestampMs, toTimestamp } from './_internal/time.js';
@@ -61,11 +62,14 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
     // rolls the claim back with everything else.
     const home = ctx.integrationHomes.get(integrationId);
     const early = home ? claim(home.accountId) : null;
-    const [integration, knownProduct, knownAccount] = await together([
+    // With them, what the event's handler reads first (a purchase's plan, order and customer).
+    const pending = home ? prefetchFor(tx, home, integrationId, command) : null;
+    const [integration, knownProduct, knownAccount, , prefetched] = await together([
       tx.get('integrations', integrationId),
       home ? tx.get('products', home.productId) : undefined,
       home ? tx.get('accounts', home.accountId) : undefined,
       early?.seen,
+      pending ? settledPrefetch(pending) : undefined,
     ]);
     if (!integration) throw new LicensingError('not_found', `integration ${integrationId} not found`);
     if (command.provider !== integration.provider) invalid(`integration ${integrationId} is a ${integration.provider} integration`);
@@ -99,7 +103,8 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
         : await Promise.all([tx.get('products', integration.productId), tx.get('accounts', accountId)]);
     if (!product) throw new LicensingError('internal_error', `integration ${integrationId} refers to a missing product`);
     if (!account) throw new LicensingError('not_found', `account ${accountId} not found`);
-    const scope: PaymentScope = { ctx, tx, integration, product, account, key };
+    const scope: PaymentScope = { ctx, tx, integration, product, account, key, prefetched: prefetched ?? {} };
+    if (prefetched?.senderDomain !== undefined) scope.senderDomain = Promise.resolve(prefetched.senderDomain);
     const outcome = await dispatch(scope, command);
     // Held for the commit where the store can: this unit inserted the row, so it matches.
     await tx.update('processedEvents', { ...processed, result: outcome.result }, { defer: true });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -54,6 +54,23 @@ describe('file mailer (default transport)', () => {
     const files = await readdir(dir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z-[0-9a-f]{8}\.eml$/);
+  });
+
+  it('makes the folder again when it was removed while the server runs', async () => {
+    const dir = join(dataDir, 'outbox');
+    const mailer = createFileMailer({ dir });
+    await mailer.send(buildKeyEmailMessage(source, { fromAddress: 'a@b.test' }));
+    await rm(dir, { recursive: true });
+    await mailer.send(buildKeyEmailMessage({ ...source, customerEmail: 'bob@example.com' }, { fromAddress: 'a@b.test' }));
+    const files = await readdir(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/\.eml$/);
+  });
+
+  it('fails the send when the folder cannot be written, so the e-mail is not reported as sent', async () => {
+    const blocked = join(dataDir, 'not-a-folder');
+    await writeFile(blocked, 'a file where the folder should be');
+    await expect(createFileMailer({ dir: blocked }).send(buildKeyEmailMessage(source, { fromAddress: 'a@b.test' }))).rejects.toThrow();
   });
 });
 

@@ -166,6 +166,35 @@ describe('mysql store transactions', () => {
     expect(await countOf('turn-taken')).toBe(7);
   });
 
+  test('reads asked for after held writes go in their query and see them; a held write that fails fails the reads and the unit', async () => {
+    const seen = await store.transaction(async (tx) => {
+      await tx.insert('counters', counter('held-read-1', 3), { defer: true });
+      await tx.update('counters', counter('held-read-1', 4), { defer: true });
+      const [one, many, none] = await Promise.all([
+        tx.get('counters', 'held-read-1'),
+        tx.findMany('counters', { accountId: 'acc_t' }),
+        tx.get('counters', 'held-read-none'),
+      ]);
+      // A lone read after a held write, too.
+      await tx.insert('counters', counter('held-read-2', 1), { defer: true });
+      const two = await tx.get('counters', 'held-read-2');
+      return { one: one?.count, many: many.map((c) => c.id), none, two: two?.count };
+    });
+    expect(seen.one).toBe(4);
+    expect(seen.many).toContain('held-read-1');
+    expect(seen.none).toBeNull();
+    expect(seen.two).toBe(1);
+    const failure = await store
+      .transaction(async (tx) => {
+        await tx.insert('counters', counter('held-read-kept', 1), { defer: true });
+        await tx.update('counters', counter('held-read-missing', 1), { defer: true });
+        return tx.get('counters', 'held-read-kept');
+      })
+      .catch((e: unknown) => e);
+    expect((failure as Error).message).toBe('no counters record held-read-missing to update');
+    expect(await countOf('held-read-kept')).toBeUndefined();
+  });
+
   test('a statement the work did not wait for still runs before the unit ends: kept on COMMIT, undone on ROLLBACK, never left on the connection', async () => {
     const single = createMySqlStore(db.url, { poolSize: 1 });
     try {

@@ -64,6 +64,30 @@ describe('concurrent webhook deliveries on MariaDB', () => {
     expect(w.smtp.messages).toHaveLength(1);
   });
 
+  it('one new customer announced under several event IDs at once: every delivery 200, one mapping, one customer, and the next purchase finds them', async () => {
+    const w = await createWorld({ store });
+    // A first delivery: later units of this integration read their customer with their first reads.
+    expect((await w.deliver('provider_a', 'customer.created')).status).toBe(200);
+    const announce = (i: number) => {
+      const body = eventA(i % 2 ? 'customer.updated' : 'customer.created', { eventId: `evt_same_customer_${i}` });
+      body.data.id = 'ctm_racing';
+      body.data.email = 'racing@example.com';
+      body.data.name = 'Racing Buyer';
+      return w.deliver('provider_a', body);
+    };
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => announce(i)));
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    expect(answers.filter((a) => a.body.result === 'processed')).toHaveLength(6);
+    const customers = (await w.api('GET', '/customers?email=racing@example.com')).body.data;
+    expect(customers).toHaveLength(1);
+    const order = eventA('transaction.completed', { eventId: 'evt_racing_order' });
+    order.data.id = 'txn_racing';
+    order.data.customer_id = 'ctm_racing';
+    const bought = await w.deliver('provider_a', order);
+    expect(bought.status).toBe(200);
+    expect((await w.licenses()).filter((l) => l.customer.email === 'racing@example.com').map((l) => l.customer.id)).toEqual([customers[0].id]);
+  });
+
   it('32 new purchases at once, each a new customer, all answer 200 without a single deadlock retry', async () => {
     // No retries: before the claims became insert-first, locking reads of missing rows (processed
     // event, provider customer, customer, e-mail reservation) took gap locks that neighbouring

@@ -2,7 +2,7 @@ import type { ChargebackCommand, CustomerUpsertedCommand, PurchaseCompletedComma
 import type { LicenseRecord } from '../records.js';
 import { moveCustomer, upsertCustomer } from '../customers.js';
 import { StoreConflictError } from '../store.js';
-import { sha256Hex } from './hash.js';
+import { orderMarkerId } from './payment-prefetch.js';
 import { insertLicense } from './new-license.js';
 import { together } from './together.js';
 import type { Outcome, PaymentScope } from './payment-scope.js';
@@ -20,12 +20,14 @@ export async function onCustomerUpserted(s: PaymentScope, cmd: CustomerUpsertedC
   const providerCustomerId = requireString(cmd.customer?.providerCustomerId, 'customer.providerCustomerId', 200);
   const email = requireEmail(cmd.customer.email, 'customer.email');
   const name = cmd.customer.name ?? null;
-  // The mapping's claim (straight to its insert: usually a new customer) and the customer's read in
-  // one turn (one round trip on MySQL); a known mapping clashes and is then read locked.
-  const [previous, found] = await together([
-    rememberProviderCustomer(s, providerCustomerId, email, name, null),
-    s.tx.findOne('customers', { accountId: s.account.id, email }),
-  ]);
+  const { mapping, customer: read } = s.prefetched;
+  // Read with the unit's first reads: a new mapping is inserted held for the commit (a concurrent
+  // insert of it clashes there, and the unit runs again and finds it). Otherwise the mapping's claim
+  // (straight to its insert: usually a new customer) and the customer's read go in one turn.
+  const [previous, found] =
+    mapping !== undefined && read !== undefined
+      ? [await rememberProviderCustomer(s, providerCustomerId, email, name, mapping), read]
+      : await together([rememberProviderCustomer(s, providerCustomerId, email, name, null), s.tx.findOne('customers', { accountId: s.account.id, email })]);
   const moved = previous !== null && previous !== email ? await moveCustomer(s.ctx, s.tx, s.account.id, previous, email, name) : null;
   const customer = moved ?? (await upsertCustomer(s.ctx, s.tx, s.account.id, email, name, found));
   return processed(`provider customer ${providerCustomerId} is ${customer.id}`, null);
@@ -40,7 +42,7 @@ export async function onPurchase(s: PaymentScope, cmd: PurchaseCompletedCommand)
   // customer's mapping and the sender domain of the key e-mail.
   const [plan, existing, mapping] = await Promise.all([
     mappedPlan(s, priceId),
-    s.tx.findMany('licenses', { productId: s.product.id, orderId }),
+    s.prefetched.orderLicenses ?? s.tx.findMany('licenses', { productId: s.product.id, orderId }),
     providerCustomerOf(s, cmd.customer),
     s.account.status === 'open' ? senderDomainOnce(s) : null,
   ]);
@@ -83,11 +85,24 @@ const ORDER_CLAIM_MS = 86_400_000;
  * It is not answered with a locking read of the marker: three waiters holding the clash's shared
  * lock and each asking for the exclusive one deadlock on InnoDB. A marker this unit's snapshot
  * already sees was committed before it began, with a license that is gone since (only a purge
- * deletes licenses): it is taken over and the license created.
+ * deletes licenses): it is taken over and the license created. When the unit's first reads
+ * already looked for the marker (`prefetched.orderMarker`), a missing one is inserted held for the
+ * commit, and a clash there reruns the unit in the same way.
  */
 async function claimOrder(s: PaymentScope, orderId: string): Promise<void> {
-  const id = `ord_${sha256Hex(`${s.product.id}\n${orderId}`).slice(0, 40)}`;
+  const id = orderMarkerId(s.product.id, orderId);
   const expiresAt = toTimestamp(s.ctx.clock.now() + ORDER_CLAIM_MS);
+  const known = s.prefetched.orderMarker;
+  if (known === null) {
+    // The unit's first reads saw no marker: the insert is held for the commit, where a concurrent
+    // claim's marker makes it clash just the same (the unit then runs again).
+    await s.tx.insert('counters', { id, accountId: s.account.id, count: 1, expiresAt }, { defer: true });
+    return;
+  }
+  if (known) {
+    const marker = await s.tx.get('counters', id, { lock: true });
+    if (marker) return s.tx.update('counters', { ...marker, count: marker.count + 1, expiresAt });
+  }
   try {
     await s.tx.insert('counters', { id, accountId: s.account.id, count: 1, expiresAt });
   } catch (error) {

@@ -14,6 +14,7 @@ import { insertLicense } from './new-license.js';
 import { timestampMs } from './time.js';
 import { saveLicense, withStatus } from './status.js';
 import { invalid, requireEmail, requireString } from './validate.js';
+import type { Prefetched } from './payment-prefetch.js';
 
 /** Everything a payment handler works on: one transaction, one integration, one event. */
 export interface PaymentScope {
@@ -26,6 +27,8 @@ export interface PaymentScope {
   key: string;
   /** The account's sender domain, read once per unit (see {@link senderDomainOnce}). */
   senderDomain?: Promise<SenderDomainRecord | null>;
+  /** What the unit's first reads already brought for the handler (see `prefetchFor`). */
+  prefetched: Prefetched;
 }
 
 export interface Outcome {
@@ -55,7 +58,9 @@ export const processed = (detail: string, licenseId: string | null, keyEmail: Ou
 export async function mappedPlan(s: PaymentScope, priceId: string): Promise<PlanRecord | null> {
   if (!Object.hasOwn(s.integration.priceMap, priceId)) return null;
   const code = s.integration.priceMap[priceId];
-  return code === undefined ? null : s.tx.findOne('plans', { productId: s.product.id, code });
+  if (code === undefined) return null;
+  if (s.prefetched.plans) return s.prefetched.plans.find((p) => p.code === code) ?? null;
+  return s.tx.findOne('plans', { productId: s.product.id, code });
 }
 
 /**
@@ -81,6 +86,7 @@ export async function resolveCustomer(s: PaymentScope, ref: CustomerRef, mapped?
  */
 export function providerCustomerOf(s: PaymentScope, ref: CustomerRef): Promise<ProviderCustomerRecord | null> {
   if (ref.email || !ref.providerCustomerId) return Promise.resolve(null);
+  if (s.prefetched.mapping !== undefined) return Promise.resolve(s.prefetched.mapping);
   return s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId: ref.providerCustomerId });
 }
 
@@ -97,21 +103,27 @@ export async function rememberProviderCustomer(
   read?: ProviderCustomerRecord | null,
 ): Promise<string | null> {
   const at = now(s.ctx);
+  const record: ProviderCustomerRecord = {
+    id: s.ctx.ids.next('pcu'),
+    accountId: s.account.id,
+    integrationId: s.integration.id,
+    providerCustomerId,
+    email,
+    name,
+    createdAt: at,
+    updatedAt: at,
+  };
+  if (read === null && s.prefetched.mapping === null) {
+    // The unit's first reads found none: held for the commit, where a concurrent insert of the same
+    // mapping clashes and the unit runs again (and finds it).
+    await s.tx.insert('providerCustomers', record, { defer: true });
+    return null;
+  }
   // `read`: the caller's unlocked read of the mapping in this unit (null: none, or none expected),
   // which then goes straight to the insert.
   const mapping = await lockOrInsert(
     (lock) => s.tx.findOne('providerCustomers', { integrationId: s.integration.id, providerCustomerId }, lock),
-    () =>
-      s.tx.insert('providerCustomers', {
-        id: s.ctx.ids.next('pcu'),
-        accountId: s.account.id,
-        integrationId: s.integration.id,
-        providerCustomerId,
-        email,
-        name,
-        createdAt: at,
-        updatedAt: at,
-      }),
+    () => s.tx.insert('providerCustomers', record),
     { usuallyMissing: read === null },
   );
   if (!mapping) return null;

@@ -389,11 +389,12 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
       held.push(write);
     };
     /**
-     * Sends the held writes as one multi-statement query, followed by COMMIT when `commit`. A
-     * failure dooms the attempt: nothing more runs, and `transaction` rejects with it (a
-     * duplicate key as `StoreConflictError`, a deadlock or certification failure is retried).
+     * Sends the held writes as one multi-statement query, followed by COMMIT when `commit`, or by
+     * the SELECTs `reads` (whose results it returns) when not. A failure dooms the attempt: nothing
+     * more runs, and `transaction` rejects with it (a duplicate key as `StoreConflictError`, a
+     * deadlock or certification failure is retried).
      */
-    const sendHeld = async (commit: boolean) => {
+    const sendHeld = async (commit: boolean, reads: readonly Queued[] = []): Promise<unknown[]> => {
       const writes = held.splice(0);
       // An update must have matched its row before anything commits: on MariaDB a guard block after
       // each such update fails the batch before its COMMIT; elsewhere the COMMIT waits for the check.
@@ -401,9 +402,12 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
       const commitAfterCheck = commit && !guarded && writes.some((w) => w.mustMatch);
       const statements = writes.map((w, i) => (guarded && w.mustMatch ? `${w.sql};\n${unmatchedGuard(i)}` : w.sql));
       if (commit && !commitAfterCheck) statements.push('COMMIT');
-      let results: ResultSetHeader | ResultSetHeader[];
+      for (const r of reads) statements.push(r.sql);
+      let list: unknown[];
       try {
-        results = await direct<ResultSetHeader>(connection, 'query', statements.join(';\n'), writes.flatMap((w) => w.values), queryTimeout, guard);
+        const values = [...writes.flatMap((w) => w.values), ...reads.flatMap((r) => r.values)];
+        const results = await direct<ResultSetHeader>(connection, 'query', statements.join(';\n'), values, queryTimeout, guard);
+        list = statements.length === 1 ? [results] : (results as unknown as unknown[]);
       } catch (error) {
         if (isServerError(error)) {
           const unmatched = unmatchedIndex(error);
@@ -418,14 +422,14 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
         throw failure;
       }
       if (!guarded) {
-        const list = Array.isArray(results) ? results : [results];
-        const unmatched = writes.find((w, i) => w.mustMatch && list[i]?.affectedRows === 0);
+        const unmatched = writes.find((w, i) => w.mustMatch && (list[i] as ResultSetHeader | undefined)?.affectedRows === 0);
         if (unmatched) {
           doomed = new Error(unmatched.mustMatch);
           throw doomed;
         }
       }
       if (commitAfterCheck) await control('COMMIT');
+      return list.slice(list.length - reads.length);
     };
     /** One request on the connection; a failure of the connection or a deadlock dooms the attempt. */
     const request = async <R,>(method: 'execute' | 'query', sql: string, values: readonly SqlValue[]): Promise<R> => {
@@ -466,6 +470,12 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
     };
     const sendBatch = async (batch: Queued[]): Promise<void> => {
       try {
+        if (held.length && !batch[0]!.write) {
+          // Reads go in the held writes' query (a write's clash must stay its own answer, so it does not).
+          const results = await sendHeld(false, batch);
+          batch.forEach((r, i) => r.resolve(results[i] as never));
+          return;
+        }
         if (held.length) await sendHeld(false);
         if (batch.length === 1) return batch[0]!.resolve(await request<never>('execute', batch[0]!.sql, batch[0]!.values));
         const results = await request<never[]>('query', batch.map((r) => r.sql).join(';\n'), batch.flatMap((r) => r.values));
