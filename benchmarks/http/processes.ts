@@ -69,7 +69,9 @@ function spawnLogged(args: string[], env: NodeJS.ProcessEnv, what: string): Prom
         pid: child.pid!,
         stop: () =>
           new Promise<void>((res) => {
-            const finish = () => rm(logPath, { force: true }).then(() => res());
+            // BENCH_KEEP_LOGS=1 keeps the server's request log (its path is printed) to look into failures.
+            const finish = () =>
+              process.env['BENCH_KEEP_LOGS'] ? (process.stderr.write(`server log kept: ${logPath}\n`), res()) : rm(logPath, { force: true }).then(() => res());
             if (child.exitCode !== null) return void finish();
             child.once('exit', finish);
             child.kill('SIGTERM');

@@ -197,6 +197,31 @@ describe('on a 3-node Galera cluster', () => {
       const read = await api((i + 2) % 3, 'GET', `/licenses/${created.id}`);
       if (read.status !== 200) failures.push(`GET after create: ${read.status}`);
     }
+    // A purchase's customer announced through one node, its order paid through the next at once:
+    // the order finds the customer (the webhook unit's first query reads before it writes).
+    const hooks = await product('GH', 1);
+    const integration = await api(0, 'POST', '/integrations', { provider: 'provider_a', product: hooks.productId, webhookSecret: SECRET, priceMap: { [LIFETIME_PRICE]: 'lifetime' } });
+    expect(integration.status).toBe(201);
+    const purchase = async (i: number) => {
+      const customer = fixtureJson('provider_a', 'customer.created');
+      customer.event_id = `evt_ryw_c_${i}`;
+      customer.data.id = `ctm_ryw_${i}`;
+      customer.data.email = `buyer${i}@galera.test`;
+      const order = fixtureJson('provider_a', 'transaction.completed');
+      order.event_id = `evt_ryw_t_${i}`;
+      order.data.id = `txn_ryw_${i}`;
+      order.data.customer_id = `ctm_ryw_${i}`;
+      const announced = await deliver(i % 3, integration.body.id, customer);
+      if (announced.status !== 200) failures.push(`customer.created: ${announced.status}`);
+      const paid = await deliver((i + 1) % 3, integration.body.id, order);
+      if (paid.status !== 200) failures.push(`transaction.completed after customer.created: ${paid.status} ${JSON.stringify(paid.body)}`);
+    };
+    // 32 purchases in flight, 320 in all: under load a node applies the others' commits later (the
+    // order's read missed its customer when the unit's first query began with its claim's insert).
+    let next = 0;
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (next < 320) await purchase(next++);
+    }));
     expect(failures).toEqual([]);
     // A revoke through one node is refused at once through the others.
     const revoked = await license(0, planId, 'revoked@galera.test');

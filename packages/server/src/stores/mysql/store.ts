@@ -446,9 +446,12 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
       }
     };
     /**
-     * Statements asked for in the same turn (`Promise.all`): SELECTs, and at most one write ahead of
-     * them (an insert-first claim asked for with the reads it goes with), sent as one
+     * Statements asked for in the same turn (`Promise.all`): SELECTs, and at most one write asked
+     * for before them (an insert-first claim asked for with the reads it goes with), sent as one
      * multi-statement query, one round trip for all of them. A lone statement stays a prepared one.
+     * In that query the reads run first and the write last, so they do not see it: on Galera a
+     * node waits for the cluster's earlier commits (`wsrep_sync_wait`) only before a read that
+     * opens a transaction, never after a write opened it.
      */
     type Queued = { sql: string; values: readonly SqlValue[]; write: boolean; resolve: (result: never) => void; reject: (error: unknown) => void };
     let turn: Queued[] = [];
@@ -478,11 +481,12 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
         }
         if (held.length) await sendHeld(false);
         if (batch.length === 1) return batch[0]!.resolve(await request<never>('execute', batch[0]!.sql, batch[0]!.values));
-        const results = await request<never[]>('query', batch.map((r) => r.sql).join(';\n'), batch.flatMap((r) => r.values));
-        batch.forEach((r, i) => r.resolve(results[i]!));
+        const ordered = batch[0]!.write ? [...batch.slice(1), batch[0]!] : batch;
+        const results = await request<never[]>('query', ordered.map((r) => r.sql).join(';\n'), ordered.flatMap((r) => r.values));
+        ordered.forEach((r, i) => r.resolve(results[i]!));
       } catch (error) {
         const [first, ...rest] = batch;
-        // A claim's clash stops the query before the reads: they run again on their own.
+        // A claim's clash fails the whole query: the reads are asked again on their own.
         if (first?.write && rest.length && isDuplicateKey(error) && !doomed) {
           first.reject(error);
           return sendBatch(rest);
