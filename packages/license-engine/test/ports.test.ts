@@ -62,6 +62,24 @@ describe('system ports', () => {
     expect(big).toHaveLength(70_000);
     expect(big.subarray(65_536).some((b) => b !== 0)).toBe(true);
   });
+
+  it('cryptoRandom never hands out the same bytes twice for small requests, across pool refills', () => {
+    // 16-byte requests well past several 4 KiB pools: any repeat or zeroed slice would show here.
+    const seen = new Set<string>();
+    for (let i = 0; i < 2_000; i++) {
+      const bytes = cryptoRandom.bytes(16);
+      expect(bytes).toHaveLength(16);
+      seen.add(Buffer.from(bytes).toString('hex'));
+    }
+    expect(seen.size).toBe(2_000);
+    expect(seen.has('0'.repeat(32))).toBe(false);
+    // A copy: changing what was returned changes nothing handed out later.
+    const first = cryptoRandom.bytes(8);
+    first.fill(7);
+    expect(Buffer.from(cryptoRandom.bytes(8)).equals(Buffer.from(first))).toBe(false);
+    // Sizes that do not divide the pool still come back whole.
+    for (const size of [1, 3, 255, 256, 257]) expect(cryptoRandom.bytes(size)).toHaveLength(size);
+  });
 });
 
 describe('createLicenseEngine defaults', () => {
