@@ -48,7 +48,8 @@ try {
         const entry = /^(?:\S+\s+\S+)?\s+(\d+) (Execute|Query)\t/.exec(line);
         return entry !== null && Number(entry[1]) !== selfId;
       }).length;
-    rmSync(logFile, { force: true });
+    if (process.env["BENCH_COUNT_KEEP_LOG"]) process.stderr.write(`general log kept: ${logFile}\n`);
+    else rmSync(logFile, { force: true });
     // Then the same again with the log off, for the CPU time.
     const dbPid = await databasePidOf(SERVER);
     const cpuBefore = { server: cpuSeconds(server.pid), db: dbPid === null ? null : cpuSeconds(dbPid) };

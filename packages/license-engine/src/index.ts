@@ -1,5 +1,5 @@
 export type * from './records.js';
-export type { Store, StoreTx, Where, ReadOptions, WriteOptions, PageQuery, Page, TransactionOptions, ClientLicenseQuery, ClientLicenseRecords } from './store.js';
+export type { Store, StoreTx, Where, ReadOptions, WriteOptions, PageQuery, Page, TransactionOptions, ClientLicenseQuery, ClientLicenseRecords, ProviderCustomerQuery, ProviderCustomerRecords } from './store.js';
 export { StoreConflictError, storeSchema } from './store.js';
 export type * from './commands.js';
 export { LicensingError } from './errors.js';

@@ -1,4 +1,4 @@
-import type { AccountRecord, ActivationRecord, Collection, LicenseRecord, PlanRecord, ProductRecord, RecordMap, SigningKeyRecord } from './records.js';
+import type { AccountRecord, ActivationRecord, Collection, CustomerRecord, LicenseRecord, PlanRecord, ProductRecord, ProviderCustomerRecord, RecordMap, SigningKeyRecord } from './records.js';
 
 /**
  * The store port: everything the engine needs from storage.
@@ -60,6 +60,22 @@ export interface ClientLicenseRecords {
   activation: ActivationRecord | null;
   /** The product's `active` signing key (the lowest id if several), or null. */
   signingKey: SigningKeyRecord | null;
+}
+
+/** What {@link StoreTx.readProviderCustomer} looks up: a payment provider's customer in an integration. */
+export interface ProviderCustomerQuery {
+  integrationId: string;
+  providerCustomerId: string;
+  /** The integration's account, whose customer with the mapping's e-mail is returned. */
+  accountId: string;
+}
+
+/** A provider customer's mapping and the account's customer with its e-mail. */
+export interface ProviderCustomerRecords {
+  /** `findOne('providerCustomers', { integrationId, providerCustomerId })`, or null. */
+  mapping: ProviderCustomerRecord | null;
+  /** `findOne('customers', { accountId, email: mapping.email })`; null without a mapping. */
+  customer: CustomerRecord | null;
 }
 
 /** Equality filter on a collection's indexed fields (see `storeSchema`). */
@@ -138,6 +154,19 @@ export interface StoreTx {
    * ```
    */
   readClientLicense?(query: ClientLicenseQuery): Promise<ClientLicenseRecords>;
+  /**
+   * Optional: a provider customer's mapping and the customer it maps to in a single read (a SQL
+   * adapter joins them in one statement; the second read depends on the first's e-mail), exactly
+   * what the two `findOne` calls would return. Reads are not locked. The engine uses it for the
+   * first reads of a purchase that names its customer by provider ID only, and falls back to the
+   * two reads when it is absent.
+   *
+   * @example
+   * ```ts
+   * const { mapping, customer } = await tx.readProviderCustomer({ integrationId, providerCustomerId: 'ctm_01', accountId });
+   * ```
+   */
+  readProviderCustomer?(query: ProviderCustomerQuery): Promise<ProviderCustomerRecords>;
 }
 
 /** Thrown by an adapter when an insert or update breaks a unique key. */

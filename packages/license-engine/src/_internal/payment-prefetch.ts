@@ -13,7 +13,7 @@ import { requireEmail, requireString } from './validate.js';
 export interface Prefetched {
   /** The provider customer's mapping (null: none). */
   mapping?: ProviderCustomerRecord | null;
-  /** The customer with the event's e-mail (null: none). */
+  /** The customer with the event's e-mail, or for a purchase naming only a provider customer, with the mapping's (null: none). */
   customer?: CustomerRecord | null;
   /** Every plan of the product (the price map names one by code). */
   plans?: PlanRecord[];
@@ -60,8 +60,15 @@ export function prefetchFor(tx: StoreTx, home: { accountId: string; productId: s
   if (command.kind === 'purchase_completed') {
     const orderId = text(command.orderId, 200);
     const pending: Pending = { plans: tx.findMany('plans', { productId: home.productId }), senderDomain: senderDomainOf(tx, home.accountId) };
-    const mapped = command.customer?.email ? undefined : mapping();
-    if (mapped) pending.mapping = mapped;
+    if (!command.customer?.email && providerCustomerId !== null && tx.readProviderCustomer) {
+      // The mapping and the customer it names in one read (they would take two round trips).
+      const both = tx.readProviderCustomer({ integrationId, providerCustomerId, accountId: home.accountId });
+      pending.mapping = both.then((b) => b.mapping);
+      pending.customer = both.then((b) => b.customer);
+    } else {
+      const mapped = command.customer?.email ? undefined : mapping();
+      if (mapped) pending.mapping = mapped;
+    }
     if (orderId !== null) {
       pending.orderLicenses = tx.findMany('licenses', { productId: home.productId, orderId });
       pending.orderMarker = tx.get('counters', orderMarkerId(home.productId, orderId));

@@ -68,7 +68,12 @@ export async function mappedPlan(s: PaymentScope, priceId: string): Promise<Plan
  * until mapped). A ref with both an e-mail and a provider customer ID (a provider_a customer the host
  * fetched with the integration's API key) also saves the mapping, so later events need no fetch.
  */
-export async function resolveCustomer(s: PaymentScope, ref: CustomerRef, mapped?: ProviderCustomerRecord | null): Promise<CustomerRecord> {
+export async function resolveCustomer(
+  s: PaymentScope,
+  ref: CustomerRef,
+  mapped?: ProviderCustomerRecord | null,
+  mappedCustomer?: CustomerRecord | null,
+): Promise<CustomerRecord> {
   if (ref.email) {
     const email = requireEmail(ref.email, 'customer.email');
     if (ref.providerCustomerId) await rememberProviderCustomer(s, requireString(ref.providerCustomerId, 'customer.providerCustomerId', 200), email, ref.name ?? null);
@@ -77,7 +82,10 @@ export async function resolveCustomer(s: PaymentScope, ref: CustomerRef, mapped?
   if (!ref.providerCustomerId) invalid('the event names no customer');
   const mapping = mapped !== undefined ? mapped : await providerCustomerOf(s, ref);
   if (!mapping) throw new LicensingError('customer_unknown', `provider customer ${ref.providerCustomerId} is not known yet`);
-  return upsertCustomer(s.ctx, s.tx, s.account.id, mapping.email, ref.name ?? mapping.name);
+  // `mappedCustomer`: read in this unit with the mapping (`readProviderCustomer`), so it is the
+  // customer with the mapping's e-mail, or null for none (then inserted held for the commit).
+  const read = mappedCustomer === null || mappedCustomer?.email === mapping.email ? mappedCustomer : undefined;
+  return upsertCustomer(s.ctx, s.tx, s.account.id, mapping.email, ref.name ?? mapping.name, read);
 }
 
 /**

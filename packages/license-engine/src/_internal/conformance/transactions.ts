@@ -78,6 +78,58 @@ export function transactionCases(store: () => Store): void {
     expect(await run((tx) => tx.get('licenses', missing.id))).toBeNull();
   });
 
+  it('a held update of a record the unit inserted and then deleted fails the whole unit too', async () => {
+    const claim = sample('processedEvents');
+    const other = sample('auditEvents');
+    const failure = await run(async (tx) => {
+      await tx.insert('processedEvents', claim);
+      await tx.insert('auditEvents', other, { defer: true });
+      await tx.delete('processedEvents', claim.id, { defer: true });
+      await tx.update('processedEvents', { ...claim, result: 'processed' }, { defer: true });
+    }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(Error);
+    expect(await run((tx) => tx.get('processedEvents', claim.id))).toBeNull();
+    expect(await run((tx) => tx.get('auditEvents', other.id))).toBeNull();
+    // Inserted and updated in one unit (the claim of a webhook event): both land.
+    const kept = sample('processedEvents');
+    await run(async (tx) => {
+      await tx.insert('processedEvents', kept);
+      await tx.update('processedEvents', { ...kept, result: 'processed' }, { defer: true });
+    });
+    expect(await run((tx) => tx.get('processedEvents', kept.id))).toEqual({ ...kept, result: 'processed' });
+  });
+
+  it('readProviderCustomer, where the store has it, returns exactly what the two separate reads find', async () => {
+    // E-mails a JSON document escapes or that differ only in case or accent must match exactly.
+    const emails = ['plain@example.test', 'o"brien+tag@example.test', 'zoë@example.test', 'ZOË@example.test', 'back\\slash@example.test'];
+    const mappings = emails.map((email, i) => sample('providerCustomers', { integrationId: 'int_prc', providerCustomerId: `ctm_prc_${i}`, email }));
+    // The customers of all but the last address, in account acc_a; a customer with the same address in another account.
+    const customers = emails.slice(0, -1).map((email) => sample('customers', { accountId: 'acc_a', email }));
+    const elsewhere = sample('customers', { accountId: 'acc_b', email: emails[emails.length - 1]! });
+    await run(async (tx) => {
+      for (const m of mappings) await tx.insert('providerCustomers', m);
+      for (const c of [...customers, elsewhere]) await tx.insert('customers', c);
+    });
+    const queries = [
+      ...mappings.map((m) => ({ integrationId: 'int_prc', providerCustomerId: m.providerCustomerId, accountId: 'acc_a' })),
+      { integrationId: 'int_prc', providerCustomerId: 'ctm_prc_missing', accountId: 'acc_a' },
+      { integrationId: 'int_other', providerCustomerId: mappings[0]!.providerCustomerId, accountId: 'acc_a' },
+    ];
+    const compared = await run(async (tx) => {
+      if (!tx.readProviderCustomer) return null;
+      const answers = [];
+      for (const q of queries) {
+        const mapping = await tx.findOne('providerCustomers', { integrationId: q.integrationId, providerCustomerId: q.providerCustomerId });
+        const customer = mapping ? await tx.findOne('customers', { accountId: q.accountId, email: mapping.email }) : null;
+        expect(await tx.readProviderCustomer(q)).toEqual({ mapping, customer });
+        answers.push(customer?.id ?? null);
+      }
+      return answers;
+    });
+    if (compared === null) return;
+    expect(compared).toEqual([...customers.map((c) => c.id), null, null, null]);
+  });
+
   it('reads asked for together (Promise.all) each get their own answer, held writes included', async () => {
     const license = sample('licenses', { productId: 'prd_together' });
     const customer = sample('customers');

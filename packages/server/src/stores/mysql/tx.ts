@@ -1,5 +1,5 @@
 import { StoreConflictError } from '@svc-licensing/license-engine';
-import type { ClientLicenseRecords, Collection, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
+import type { ClientLicenseRecords, Collection, ProviderCustomerRecords, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { duplicateKeyName, isDuplicateKey } from './errors.js';
 import { tables } from './schema.js';
@@ -106,6 +106,24 @@ const CLIENT_LICENSE_WITHOUT_PRODUCT_SQL =
   `WHERE \`l\`.${c('licenses', 'keyHash')} = ?`;
 
 /**
+ * `readProviderCustomer`: the mapping and the account's customer with the e-mail in the mapping's
+ * document (both tables are `utf8mb4_bin`, so the comparison is the column's exact match that
+ * `findOne` makes; the customer side is an `eq_ref` on its unique key). Both lookups are unique
+ * keys, so there is at most one row.
+ */
+const PROVIDER_CUSTOMER_SQL =
+  'SELECT `pc`.`doc` AS `mapping`, `cu`.`doc` AS `customer` ' +
+  `FROM ${t('providerCustomers')} \`pc\` ` +
+  `LEFT JOIN ${t('customers')} \`cu\` ON \`cu\`.${c('customers', 'accountId')} = ? AND \`cu\`.${c('customers', 'email')} = JSON_UNQUOTE(JSON_EXTRACT(\`pc\`.\`doc\`, '$.email')) ` +
+  `WHERE \`pc\`.${c('providerCustomers', 'integrationId')} = ? AND \`pc\`.${c('providerCustomers', 'providerCustomerId')} = ? ` +
+  'ORDER BY `pc`.`id`, `cu`.`id` LIMIT 1';
+
+interface ProviderCustomerRow extends RowDataPacket {
+  mapping: string;
+  customer: string | null;
+}
+
+/**
  * A duplicate-key error as the port's `StoreConflictError`, named by the first of `collections`
  * that has the key (a held batch may write several); any other error as it is.
  */
@@ -128,6 +146,12 @@ export function createTx(run: Run, options: { readOnly?: boolean; hold?: (write:
   const writable = () => {
     if (options.readOnly) throw new TypeError('mysql store: a write in a read-only unit of work');
   };
+  /**
+   * Records this unit inserted (held or sent) and has not deleted since: an update of one needs no
+   * check that it matched, since the unit holds the row's lock from its insert to its COMMIT.
+   */
+  const inserted = new Set<string>();
+  const rowKey = (collection: Collection, id: unknown) => `${collection}\u0000${String(id)}`;
   const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined) => {
     const { sql, values } = conditions(collection, where);
     const rows = await run<DocRow[]>(
@@ -212,14 +236,20 @@ export function createTx(run: Run, options: { readOnly?: boolean; hold?: (write:
         signingKey: keys.reduce<RecordMap['signingKeys'] | null>((low, k) => (low === null || k.id < low.id ? k : low), null),
       };
     },
+    async readProviderCustomer(query): Promise<ProviderCustomerRecords> {
+      const rows = await run<ProviderCustomerRow[]>(PROVIDER_CUSTOMER_SQL, [query.accountId, query.integrationId, query.providerCustomerId]);
+      const row = rows[0];
+      return { mapping: doc(row?.mapping ?? null), customer: doc(row?.customer ?? null) };
+    },
     async insert(collection, record, writeOptions) {
       writable();
       const { names, values } = recordColumns(collection, record);
       const placeholders = ['?', '?', ...names.map(() => '?')].join(', ');
       const sql = `INSERT INTO ${quote(tables[collection].table)} (\`id\`, \`doc\`${names.map((n) => `, ${n}`).join('')}) VALUES (${placeholders})`;
       const bound = [columnValue(record.id), JSON.stringify(record), ...values];
-      if (writeOptions?.defer && options.hold) return options.hold({ sql, values: bound, collection });
-      await write(collection, sql, bound);
+      if (writeOptions?.defer && options.hold) options.hold({ sql, values: bound, collection });
+      else await write(collection, sql, bound);
+      inserted.add(rowKey(collection, record.id));
     },
     async update(collection, record, writeOptions) {
       writable();
@@ -227,7 +257,9 @@ export function createTx(run: Run, options: { readOnly?: boolean; hold?: (write:
       const sql = `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ?`;
       const bound = [JSON.stringify(record), ...values, columnValue(record.id)];
       const missing = `no ${collection} record ${record.id} to update`;
-      if (writeOptions?.defer && options.hold) return options.hold({ sql, values: bound, collection, mustMatch: missing });
+      if (writeOptions?.defer && options.hold) {
+        return options.hold(inserted.has(rowKey(collection, record.id)) ? { sql, values: bound, collection } : { sql, values: bound, collection, mustMatch: missing });
+      }
       const result = await write(collection, sql, bound);
       // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
       if (result.affectedRows === 0) throw new Error(missing);
@@ -235,6 +267,7 @@ export function createTx(run: Run, options: { readOnly?: boolean; hold?: (write:
     async delete(collection, id, writeOptions) {
       writable();
       const sql = `DELETE FROM ${quote(tables[collection].table)} WHERE \`id\` = ?`;
+      inserted.delete(rowKey(collection, id));
       if (writeOptions?.defer && options.hold) return options.hold({ sql, values: [id], collection });
       await run<ResultSetHeader>(sql, [id]);
     },
