@@ -120,6 +120,16 @@ for (const mode of ['in-process', 'node-server'] as Mode[]) {
       for (const e of audit) expect(typeof e.data.detail).toBe('string');
     });
 
+    it('verifies and processes a large signed body that arrives in many chunks, byte for byte', async () => {
+      const w = await createWorld({ mode });
+      const body = eventA('customer.created');
+      // About 600 KiB of multi-byte text: many TCP reads, and a signature over the exact bytes.
+      body.data.custom_data = { padding: 'ß€'.repeat(120_000) };
+      const answer = await w.deliver('provider_a', body);
+      expect(answer.status).toBe(200);
+      expect(answer.body.result).toBe('processed');
+    });
+
     it('refuses a body over 1 MiB with 413 before reading it', async () => {
       const w = await createWorld({ mode });
       const body = eventA('customer.created');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { buffer } from 'node:stream/consumers';
+import { finished, type Readable } from 'node:stream';
 import { assertBodySize, type H3Event } from 'h3';
 import { LicensingError, StoreConflictError, type PaymentCommand, type ProviderName } from '@svc-licensing/license-engine';
 import { readWebhook } from '@svc-licensing/provider-webhooks';
@@ -165,7 +165,7 @@ async function readRawBody(event: H3Event): Promise<Uint8Array> {
     // A declared length within the limit: Node's HTTP parser delivers no more than that, so the
     // bytes are collected from the request as they come. The web-stream path below (a web
     // Request around a web stream) cost more than verifying the signature.
-    const bytes = await buffer(node).catch(() => {
+    const bytes = await collect(node).catch(() => {
       throw bodyReadFailure(event);
     });
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -185,6 +185,16 @@ async function readRawBody(event: H3Event): Promise<Uint8Array> {
 }
 
 const DECLARED_LENGTH = /^\d{1,15}$/;
+
+/** The chunks of a Node stream as one buffer; rejects when it errors or closes before its end. */
+function collect(stream: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    // Not `node:stream/consumers`: its buffer() goes through a Blob, a copy and a transferable object.
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    finished(stream, (error) => (error ? reject(error) : resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))));
+  });
+}
 
 function isSecretsChanged(error: unknown): boolean {
   return LicensingError.is(error) && error.code === 'secrets_changed';
