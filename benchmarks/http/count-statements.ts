@@ -4,7 +4,8 @@
 // before and after, and the requests it received counted in its general log (turned on for the
 // run, to a temporary file: a multi-statement query is one entry there, one round trip). A
 // deterministic measure of the round trips per event, unlike throughput on a shared machine.
-// Run: `npx tsx http/count-statements.ts` in benchmarks/ after `pnpm build`.
+// Run: `npx tsx http/count-statements.ts` in benchmarks/ after `pnpm build` (BENCH_COUNT_PURCHASES
+// changes the 50; BENCH_COUNT_KEEP_LOG=1 keeps the general log and prints its path, to read the statements).
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { ingestOne, seedIntegration } from './webhooks.js';
 
 const SERVER = process.env['BENCH_COUNT_URL'] ?? 'mysql://root@127.0.0.1:3311';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
-const PURCHASES = Number(process.env["BENCH_COUNT_PURCHASES"] ?? 50);
+const PURCHASES = Number(process.env['BENCH_COUNT_PURCHASES'] ?? 50);
 const name = `count_${randomBytes(6).toString('hex')}`;
 const url = `${SERVER}/${name}`;
 const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
@@ -48,7 +49,7 @@ try {
         const entry = /^(?:\S+\s+\S+)?\s+(\d+) (Execute|Query)\t/.exec(line);
         return entry !== null && Number(entry[1]) !== selfId;
       }).length;
-    if (process.env["BENCH_COUNT_KEEP_LOG"]) process.stderr.write(`general log kept: ${logFile}\n`);
+    if (process.env['BENCH_COUNT_KEEP_LOG']) process.stderr.write(`general log kept: ${logFile}\n`);
     else rmSync(logFile, { force: true });
     // Then the same again with the log off, for the CPU time.
     const dbPid = await databasePidOf(SERVER);
