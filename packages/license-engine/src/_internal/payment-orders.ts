@@ -51,7 +51,7 @@ export async function onPurchase(s: PaymentScope, cmd: PurchaseCompletedCommand)
   if (plan.kind === 'subscription') return ignored(`price ${priceId} maps to subscription plan ${plan.code}; the subscription's events create its license`);
   if (existing[0]) return ignored(`order ${orderId} already has license ${existing[0].id}`, existing[0].id);
   // The order's claim and the customer's read in one turn (one round trip on MySQL).
-  const [, customer] = await together([claimOrder(s, orderId), resolveCustomer(s, cmd.customer, mapping, cmd.customer.email ? undefined : s.prefetched.customer)]);
+  const [, customer] = await together([claimOrder(s, orderId), resolveCustomer(s, cmd.customer, mapping, s.prefetched.customer)]);
   const { license, key } = await insertLicense(s.ctx, s.tx, {
     product: s.product,
     plan,

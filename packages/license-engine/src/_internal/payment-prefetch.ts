@@ -43,7 +43,7 @@ export function prefetchFor(tx: StoreTx, home: { accountId: string; productId: s
     }
   };
   const providerCustomerId = text(command.kind === 'customer_upserted' || command.kind === 'purchase_completed' ? command.customer?.providerCustomerId : null, 200);
-  const mapping = () => (providerCustomerId === null ? undefined : tx.findOne('providerCustomers', { integrationId, providerCustomerId }));
+  const mappingOf = (id: string) => tx.findOne('providerCustomers', { integrationId, providerCustomerId: id });
   if (command.kind === 'customer_upserted') {
     let email: string | null;
     try {
@@ -52,22 +52,20 @@ export function prefetchFor(tx: StoreTx, home: { accountId: string; productId: s
       email = null;
     }
     const pending: Pending = {};
-    const mapped = mapping();
-    if (mapped) pending.mapping = mapped;
+    if (providerCustomerId !== null) pending.mapping = mappingOf(providerCustomerId);
     if (email !== null) pending.customer = tx.findOne('customers', { accountId: home.accountId, email });
     return pending;
   }
   if (command.kind === 'purchase_completed') {
     const orderId = text(command.orderId, 200);
     const pending: Pending = { plans: tx.findMany('plans', { productId: home.productId }), senderDomain: senderDomainOf(tx, home.accountId) };
-    if (!command.customer?.email && providerCustomerId !== null && tx.readProviderCustomer) {
-      // The mapping and the customer it names in one read (they would take two round trips).
-      const both = tx.readProviderCustomer({ integrationId, providerCustomerId, accountId: home.accountId });
-      pending.mapping = both.then((b) => b.mapping);
-      pending.customer = both.then((b) => b.customer);
-    } else {
-      const mapped = command.customer?.email ? undefined : mapping();
-      if (mapped) pending.mapping = mapped;
+    if (!command.customer?.email && providerCustomerId !== null) {
+      if (tx.readProviderCustomer) {
+        // The mapping and the customer it names in one read (they would take two round trips).
+        const both = tx.readProviderCustomer({ integrationId, providerCustomerId, accountId: home.accountId });
+        pending.mapping = both.then((b) => b.mapping);
+        pending.customer = both.then((b) => b.customer);
+      } else pending.mapping = mappingOf(providerCustomerId);
     }
     if (orderId !== null) {
       pending.orderLicenses = tx.findMany('licenses', { productId: home.productId, orderId });

@@ -3,7 +3,7 @@ import { finished, type Readable } from 'node:stream';
 import { assertBodySize, type H3Event } from 'h3';
 import { LicensingError, StoreConflictError, type PaymentCommand, type ProviderName } from '@svc-licensing/license-engine';
 import { readWebhook } from '@svc-licensing/provider-webhooks';
-import { bodyReadFailure, isTooLarge } from '../http/body.js';
+import { bodyReadFailure, DECLARED_LENGTH, isTooLarge } from '../http/body.js';
 import { ApiError } from '../http/errors.js';
 import { defineRoute, type RouteDef, type RouteServices } from '../http/route.js';
 import type { KeyEmailSender } from '../key-email.js';
@@ -183,8 +183,6 @@ async function readRawBody(event: H3Event): Promise<Uint8Array> {
   if (bytes.byteLength > WEBHOOK_BODY_LIMIT) throw tooLarge();
   return bytes;
 }
-
-const DECLARED_LENGTH = /^\d{1,15}$/;
 
 /** The chunks of a Node stream as one buffer; rejects when it errors or closes before its end. */
 function collect(stream: Readable): Promise<Buffer> {

@@ -151,7 +151,7 @@ export function createTx(run: Run, options: { readOnly?: boolean; hold?: (write:
    * check that it matched, since the unit holds the row's lock from its insert to its COMMIT.
    */
   const inserted = new Set<string>();
-  const rowKey = (collection: Collection, id: unknown) => `${collection}\u0000${String(id)}`;
+  const rowKey = (collection: Collection, id: string) => `${collection}\u0000${id}`;
   const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined) => {
     const { sql, values } = conditions(collection, where);
     const rows = await run<DocRow[]>(
@@ -258,7 +258,9 @@ export function createTx(run: Run, options: { readOnly?: boolean; hold?: (write:
       const bound = [JSON.stringify(record), ...values, columnValue(record.id)];
       const missing = `no ${collection} record ${record.id} to update`;
       if (writeOptions?.defer && options.hold) {
-        return options.hold(inserted.has(rowKey(collection, record.id)) ? { sql, values: bound, collection } : { sql, values: bound, collection, mustMatch: missing });
+        const held: HeldWrite = { sql, values: bound, collection };
+        if (!inserted.has(rowKey(collection, record.id))) held.mustMatch = missing;
+        return options.hold(held);
       }
       const result = await write(collection, sql, bound);
       // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
