@@ -1,7 +1,8 @@
-// Loads the committed test-vectors/crt1.json for tests (checked against the published format).
+// Loads the committed test-vectors/crt1.json and rvl1.json for tests (checked against the published formats).
 import { readFileSync } from 'node:fs';
 import type { VectorCase, VectorFile } from './cases.js';
-import { checkVectorFile } from './format.mjs';
+import { checkRevocationVectorFile, checkVectorFile } from './format.mjs';
+import type { RevocationVectorFile } from './rvl1-cases.js';
 
 export const VECTORS_PATH = new URL('./crt1.json', import.meta.url);
 
@@ -21,4 +22,12 @@ export function caseOptions(file: VectorFile, c: VectorCase) {
     now: c.now,
     highestIssuedAt: c.highestIssuedAt,
   };
+}
+
+export const REVOCATION_VECTORS_PATH = new URL('./rvl1.json', import.meta.url);
+
+export function loadRevocationVectors(): RevocationVectorFile {
+  const checked = checkRevocationVectorFile(JSON.parse(readFileSync(REVOCATION_VECTORS_PATH, 'utf8')));
+  if (!checked.ok) throw new Error(`test-vectors/rvl1.json: ${checked.problems.join('; ')}`);
+  return checked.file;
 }

@@ -1,5 +1,5 @@
 import { base64urlDecode } from './base64url.js';
-import { utf8Decode } from './_internal/utf8.js';
+import { decodeSignedText } from './signed-text.js';
 
 /** Result of {@link decodeCertificate}. */
 export type DecodedCertificate =
@@ -16,8 +16,6 @@ export type DecodedCertificate =
     }
   | { ok: false };
 
-const EMPTY = new Uint8Array(0);
-
 /**
  * Splits and decodes a CRT1 certificate without checking the signature (rule 1 of the spec's
  * verification outcomes): exactly three dot-separated parts, the first `CRT1`, and a payload part
@@ -31,28 +29,5 @@ const EMPTY = new Uint8Array(0);
  * ```
  */
 export function decodeCertificate(text: unknown): DecodedCertificate {
-  if (typeof text !== 'string') return { ok: false };
-  const first = text.indexOf('.');
-  const second = first < 0 ? -1 : text.indexOf('.', first + 1);
-  if (second < 0 || text.indexOf('.', second + 1) >= 0) return { ok: false };
-  if (text.slice(0, first) !== 'CRT1') return { ok: false };
-  const payloadBytes = base64urlDecode(text.slice(first + 1, second));
-  if (payloadBytes === undefined) return { ok: false };
-  const json = utf8Decode(payloadBytes);
-  if (json === undefined) return { ok: false };
-  let payload: unknown;
-  try {
-    payload = JSON.parse(json);
-  } catch {
-    return { ok: false };
-  }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return { ok: false };
-  const record = payload as Record<string, unknown>;
-  return {
-    ok: true,
-    payload: record,
-    signingInput: text.slice(0, second),
-    signature: base64urlDecode(text.slice(second + 1)) ?? EMPTY,
-    kid: Object.hasOwn(record, 'kid') ? record.kid : undefined,
-  };
+  return decodeSignedText(text, 'CRT1', base64urlDecode);
 }

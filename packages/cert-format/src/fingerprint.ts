@@ -1,10 +1,10 @@
-import { sha256 } from '@noble/hashes/sha2.js';
 import { CertFormatError } from './errors.js';
-import { toHex, utf8Encode } from './_internal/utf8.js';
+import { sha256Hex } from './_internal/sha256.js';
 
 /**
  * The machine fingerprint of the spec: 64 lowercase hex characters, the SHA-256 of the UTF-8 text
- * `svc:<productId>:<rawMachineId>`. Synchronous and pure JavaScript, so it works in every runtime.
+ * `svc:<productId>:<rawMachineId>`. Synchronous, in every runtime (node:crypto's hash in Node, a
+ * JavaScript one elsewhere).
  *
  * @example
  * ```ts
@@ -15,7 +15,7 @@ export function machineFingerprint(productId: string, rawMachineId: string): str
   if (typeof productId !== 'string' || typeof rawMachineId !== 'string') {
     throw new CertFormatError('invalid_argument', 'productId and rawMachineId must be strings');
   }
-  return toHex(sha256(utf8Encode(`svc:${productId}:${rawMachineId}`)));
+  return sha256Hex(`svc:${productId}:${rawMachineId}`);
 }
 
 /**

@@ -30,3 +30,18 @@ export {
   parseActivationRequest,
 } from './activation-request.js';
 export type { ActivationRequest, ParsedActivationRequest } from './activation-request.js';
+export { REVOCATION_LIST_PREFIX } from './revocation-list.js';
+export type {
+  RevokedLicenseEntry,
+  FreedActivationEntry,
+  RevocationListInput,
+  RevocationIndex,
+  RevocationListContent,
+} from './revocation-list.js';
+export { encodeRevocationList } from './revocation-encode.js';
+export { decodeRevocationList } from './revocation-decode.js';
+export type { DecodedRevocationList } from './revocation-decode.js';
+export { parseRevocationPayload } from './revocation-parse.js';
+export type { ParsedRevocationPayload } from './revocation-parse.js';
+export { matchRevocation } from './revocation-match.js';
+export type { RevocationSubject } from './revocation-match.js';

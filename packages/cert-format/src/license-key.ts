@@ -1,6 +1,5 @@
-import { sha256 } from '@noble/hashes/sha2.js';
 import { CertFormatError } from './errors.js';
-import { toHex, utf8Encode } from './_internal/utf8.js';
+import { sha256Hex } from './_internal/sha256.js';
 
 /**
  * The 30 characters of generated license-key groups: digits 2–9 and the uppercase letters without
@@ -95,7 +94,7 @@ export function normalizeLicenseKey(input: string): string {
  * ```
  */
 export function hashLicenseKey(input: string): string {
-  return toHex(sha256(utf8Encode(normalizeLicenseKey(input))));
+  return sha256Hex(normalizeLicenseKey(input));
 }
 
 /**

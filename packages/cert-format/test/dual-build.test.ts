@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
@@ -30,5 +32,23 @@ describe('published builds', () => {
     }
     expect(esm.CertFormatError.is(thrown)).toBe(true);
     expect((thrown as { code: string }).code).toBe('invalid_private_key');
+  });
+
+  it('the node build (the `node` export condition) hashes with node:crypto to the same digests as the universal build', async () => {
+    const universal = await import(dist('index.js'));
+    const node = await import(dist('node/index.js'));
+    const nodeCjs = require(dist('node/index.cjs'));
+    const keys = Array.from({ length: 20 }, () => universal.generateLicenseKey('ACME', (n: number) => new Uint8Array(randomBytes(n))));
+    // Typed variants of keys, and text a key never is (a lone surrogate is encoded as U+FFFD by both).
+    const texts = [...keys.flatMap((k: string) => [k, k.toLowerCase(), ` ${k.replaceAll('-', ' - ')}\n`]), '', 'é€𝄞-x', '\ud800', randomBytes(40).toString('latin1')];
+    for (const text of texts) {
+      const expected = universal.hashLicenseKey(text);
+      expect(node.hashLicenseKey(text), text).toBe(expected);
+      expect(nodeCjs.hashLicenseKey(text), text).toBe(expected);
+      expect(node.machineFingerprint('prd_1', text), text).toBe(universal.machineFingerprint('prd_1', text));
+    }
+    // Only the node build loads node:crypto; the universal one (what browsers get) does not.
+    expect(readFileSync(dist('node/index.cjs'), 'utf8')).toMatch(/require\("(node:)?crypto"\)/);
+    expect(readFileSync(dist('index.cjs'), 'utf8')).not.toMatch(/require\("(node:)?crypto"\)/);
   });
 });
