@@ -14,6 +14,8 @@ export type LicenseClientErrorCode =
   | 'unknown_key'
   | 'not_activated'
   | 'activation_limit'
+  /** Floating seats: `borrow()` found the plan's `maxBorrowedSeats` machines of the license already borrowing. */
+  | 'borrow_limit'
   | 'rate_limited'
   | 'internal_error'
   /** The request never got an HTTP answer: connection refused, DNS, timeout, CORS refusal, offline. */

@@ -15,9 +15,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * POSTs a JSON body and classifies the answer. Never throws: every failure is a value, so the
- * caller applies the spec's rule 4 in one place.
+ * caller applies the spec's rule 4 in one place. `keepalive` lets the request outlive the page.
  */
-export async function postJson(fetchFn: FetchLike, url: string, body: unknown, timeoutMs: number): Promise<HttpAnswer> {
+export async function postJson(fetchFn: FetchLike, url: string, body: unknown, timeoutMs: number, keepalive = false): Promise<HttpAnswer> {
   let response: Response;
   let text: string;
   try {
@@ -26,6 +26,8 @@ export async function postJson(fetchFn: FetchLike, url: string, body: unknown, t
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
+      // A page being unloaded still sends (and the browser completes) a keepalive request: release().
+      ...(keepalive ? { keepalive: true } : {}),
     });
     text = await response.text();
   } catch (cause) {
@@ -42,4 +44,18 @@ export async function postJson(fetchFn: FetchLike, url: string, body: unknown, t
   const code = error && typeof error.code === 'string' && error.code !== '' ? error.code : null;
   const message = error && typeof error.message === 'string' ? error.message : `HTTP ${response.status}`;
   return { kind: 'refused', status: response.status, code, message };
+}
+
+/**
+ * GETs a text document (the revocation list). Never throws: anything but a 200 with a body, and any
+ * network failure, is null (the caller tries again at the next occasion).
+ */
+export async function getText(fetchFn: FetchLike, url: string, timeoutMs: number): Promise<string | null> {
+  try {
+    const response = await fetchFn(url, { method: 'GET', headers: { accept: 'text/plain' }, signal: AbortSignal.timeout(timeoutMs) });
+    const text = await response.text();
+    return response.status === 200 ? text : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,8 @@
 import { base64urlDecode, isFingerprint, machineFingerprint } from '@svc-licensing/cert-format';
 import { LicenseClientError } from './client-errors.js';
+import { defaultTimers, type HeartbeatTimers } from './client-heartbeat.js';
 import type { FetchLike } from './client-http.js';
+import type { LicenseCheck } from './client-types.js';
 import { publicKeyMap, type PublicKeys } from './public-keys.js';
 import type { LicenseStorage } from './storage.js';
 
@@ -25,8 +27,24 @@ export interface LicenseClientOptions {
   machineId?: string;
   /** A ready fingerprint (64 lowercase hex), for apps that compute it themselves. */
   fingerprint?: string;
-  /** The clock in milliseconds since the Unix epoch (like `Date.now`); tests move it. */
+  /** The wall clock in milliseconds since the Unix epoch (like `Date.now`); tests move it. */
   now?: () => number;
+  /**
+   * A monotonic clock in milliseconds (like `performance.now`, the default): it times a floating
+   * lease from the certificate's receipt, whatever the wall clock says. Tests move it.
+   */
+  monotonicNow?: () => number;
+  /**
+   * Keep a floating seat while the app runs: validate at each certificate's `refreshAfter` (less up
+   * to 10% of the refresh interval, at random), retry after failures, and stop on `release()`,
+   * `deactivate()` or a refusal. Its timers never keep a Node process alive. Default false: the app
+   * calls `check()` and it validates once `refreshAfter` has passed.
+   */
+  heartbeat?: boolean;
+  /** Called with the license state after every heartbeat (renewed, kept offline, or refused). */
+  onHeartbeat?: (check: LicenseCheck) => void;
+  /** The heartbeat's timers; default the global `setTimeout`, unref'd. Tests pass fake ones. */
+  timers?: HeartbeatTimers;
   /** Abort a client API call after this many milliseconds (counted as a network error); default 15000. */
   timeoutMs?: number;
   /**
@@ -39,7 +57,9 @@ export interface LicenseClientOptions {
 
 /** The checked, derived configuration the client runs on. */
 export interface ClientConfig {
-  endpoint: (name: 'activate' | 'validate' | 'deactivate') => string;
+  endpoint: (name: 'activate' | 'validate' | 'deactivate' | 'borrow') => string;
+  /** `GET {baseUrl}/products/{product}/revocations`: the product's current RVL1 list. */
+  revocationsUrl: string;
   product: string;
   publicKeys: Readonly<Record<string, string>>;
   appVersion: string;
@@ -48,9 +68,18 @@ export interface ClientConfig {
   fetch: FetchLike;
   fingerprint: string;
   now: () => number;
+  monotonicNow: () => number;
   timeoutMs: number;
   refusalRetrySeconds: number;
+  heartbeat: boolean;
+  onHeartbeat: ((check: LicenseCheck) => void) | null;
+  timers: HeartbeatTimers;
 }
+
+const systemMonotonic = (): (() => number) => {
+  const performance = (globalThis as { performance?: { now(): number } }).performance;
+  return typeof performance?.now === 'function' ? () => performance.now() : Date.now;
+};
 
 const invalid = (message: string): LicenseClientError => new LicenseClientError('invalid_argument', message);
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== '';
@@ -82,10 +111,19 @@ export function resolveClientOptions(options: LicenseClientOptions): ClientConfi
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw invalid('timeoutMs must be a positive number');
   const refusalRetryMs = options.refusalRetryMs ?? 3_600_000;
   if (!Number.isFinite(refusalRetryMs) || refusalRetryMs < 60_000) throw invalid('refusalRetryMs must be at least 60000');
+  for (const name of ['now', 'monotonicNow', 'onHeartbeat'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') throw invalid(`${name} must be a function`);
+  }
+  if (options.heartbeat !== undefined && typeof options.heartbeat !== 'boolean') throw invalid('heartbeat must be true or false');
+  const { timers } = options;
+  if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function')) {
+    throw invalid('timers must have setTimeout(run, ms) and clearTimeout(handle)');
+  }
   const base = baseUrl.replace(/\/+$/, '');
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   return {
     endpoint: (name) => `${base}/licenses/${name}`,
+    revocationsUrl: `${base}/products/${encodeURIComponent(product)}/revocations`,
     product,
     publicKeys: keys as Record<string, string>,
     appVersion,
@@ -94,7 +132,11 @@ export function resolveClientOptions(options: LicenseClientOptions): ClientConfi
     fetch: fetchFn,
     fingerprint: fingerprint ?? machineFingerprint(product, machineId as string),
     now: options.now ?? Date.now,
+    monotonicNow: options.monotonicNow ?? systemMonotonic(),
     timeoutMs,
     refusalRetrySeconds: Math.floor(refusalRetryMs / 1000),
+    heartbeat: options.heartbeat ?? false,
+    onHeartbeat: options.onHeartbeat ?? null,
+    timers: timers ?? defaultTimers,
   };
 }

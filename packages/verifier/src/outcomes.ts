@@ -1,6 +1,7 @@
 /**
- * The spec's certificate verification outcomes, in the order their rules are applied
- * (`valid` first; `malformed` comes from rules 1 and 3).
+ * The certificate verification outcomes, in the order their rules are applied (`valid` first;
+ * `malformed` comes from rules 1 and 3): the spec's nine, plus `revoked` (RVL1, docs/rvl1.md), which
+ * only a call given a revocation list (`revocations`) can return, checked after rule 5.
  *
  * @example
  * ```ts
@@ -13,13 +14,14 @@ export const VERIFICATION_OUTCOMES = [
   'invalid_signature',
   'wrong_product',
   'wrong_machine',
+  'revoked',
   'expired',
   'not_usable',
   'version_not_covered',
   'clock_tampered',
 ] as const;
 
-/** One of the nine verification outcomes. */
+/** One of the verification outcomes: the spec's nine, or `revoked` when a revocation list was given. */
 export type VerificationOutcome = (typeof VERIFICATION_OUTCOMES)[number];
 
 /**

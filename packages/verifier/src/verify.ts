@@ -1,7 +1,9 @@
-import { base64urlDecode, decodeCertificate, isLicenseStatus, isUsableStatus, type CertificatePayload } from '@svc-licensing/cert-format';
+import { decodeCertificate, isLicenseStatus, isUsableStatus, type CertificatePayload } from '@svc-licensing/cert-format';
 import { knownBackend, resolveBackend, type BackendChoice } from './backends.js';
 import { CLOCK_ROLLBACK_TOLERANCE_SECONDS, type VerificationOutcome } from './outcomes.js';
-import { publicKeyMap, type PublicKeys } from './public-keys.js';
+import type { PublicKeys } from './public-keys.js';
+import { listLookup, type RevocationList, type RevocationMatcher } from './revocation-list.js';
+import { signatureVerifies, trustedKeys } from './signature.js';
 
 /** Options of {@link verifyCertificate}. */
 export interface VerifyOptions {
@@ -22,6 +24,12 @@ export interface VerifyOptions {
   highestIssuedAt?: number | null;
   /** Ed25519 backend; `auto` (default) uses node:crypto in Node, WebCrypto where it has Ed25519, else @noble/ed25519. */
   backend?: BackendChoice;
+  /**
+   * A revocation list of this product returned by `verifyRevocationList` (RVL1, docs/rvl1.md). When
+   * given, a certificate it names gives `revoked`, checked after rule 5 and before rule 6. Absent or
+   * null: the nine rules only.
+   */
+  revocations?: RevocationList | null;
 }
 
 /**
@@ -40,6 +48,9 @@ const int = (value: unknown): value is number => Number.isSafeInteger(value);
  * Verifies a CRT1 certificate offline, applying the spec's nine rules in order and returning the
  * first failure: `malformed`, `invalid_signature`, `malformed` (field types), `wrong_product`,
  * `wrong_machine`, `expired`, `not_usable`, `version_not_covered`, `clock_tampered`; else `valid`.
+ * With a verified revocation list in `revocations`, a certificate whose license the list names, or
+ * whose machine it names as freed from that license at or after the certificate's `issuedAt`, gives
+ * `revoked` right after rule 5 (entries past their drop-out instant are ignored).
  * The signature is checked over the exact received `CRT1.<payload>` text. It never throws or rejects
  * because of the certificate, whatever the input; it rejects with a `TypeError` for invalid options
  * (a programmer error), such as a public key that is not 32 bytes of base64url.
@@ -62,6 +73,7 @@ const int = (value: unknown): value is number => Number.isSafeInteger(value);
  */
 export async function verifyCertificate(certificate: unknown, options: VerifyOptions): Promise<VerificationResult> {
   const keys = checkOptions(options);
+  const revocations = checkRevocations(options);
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const backend = knownBackend(options.backend) ?? (await resolveBackend(options.backend));
 
@@ -70,17 +82,8 @@ export async function verifyCertificate(certificate: unknown, options: VerifyOpt
   if (!decoded.ok) return { outcome: 'malformed' };
 
   // Rule 2: kid names a configured key and the signature over the received text verifies.
-  const { kid, signature, signingInput } = decoded;
-  if (typeof kid !== 'string' || !Object.hasOwn(keys, kid) || signature.length !== 64) return { outcome: 'invalid_signature' };
-  const publicKeyText = keys[kid]!;
-  let verified: boolean;
-  try {
-    const answer = backend.verify(publicKeyBytes(publicKeyText), publicKeyText, signature, signingInput);
-    verified = typeof answer === 'boolean' ? answer : await answer;
-  } catch {
-    verified = false;
-  }
-  if (!verified) return { outcome: 'invalid_signature' };
+  const answer = signatureVerifies(keys, decoded.kid, decoded.signature, decoded.signingInput, backend);
+  if (!(typeof answer === 'boolean' ? answer : await answer)) return { outcome: 'invalid_signature' };
 
   // Rule 3: version, status and integer fields.
   const p = decoded.payload;
@@ -91,6 +94,8 @@ export async function verifyCertificate(certificate: unknown, options: VerifyOpt
 
   if (payload.product !== options.product) return { outcome: 'wrong_product', payload }; // rule 4
   if (payload.fingerprint !== options.fingerprint) return { outcome: 'wrong_machine', payload }; // rule 5
+  // RVL1: the revocation list, when given, names the license or this machine's freeing.
+  if (revocations !== null && revocations(payload, now) !== null) return { outcome: 'revoked', payload };
   if (!(now < payload.expiresAt)) return { outcome: 'expired', payload }; // rule 6
   if (!isUsableStatus(payload.status)) return { outcome: 'not_usable', payload }; // rule 7
   // Rule 8: only an explicit null means "no limit"; a missing or non-numeric maxMajor covers nothing.
@@ -105,35 +110,10 @@ export async function verifyCertificate(certificate: unknown, options: VerifyOpt
   return { outcome: 'valid', payload };
 }
 
-const decodedKeys = new Map<string, Uint8Array>();
-
-function publicKeyBytes(text: string): Uint8Array {
-  let bytes = decodedKeys.get(text);
-  if (bytes === undefined) {
-    bytes = base64urlDecode(text)!;
-    if (decodedKeys.size >= 64) decodedKeys.clear();
-    decodedKeys.set(text, bytes);
-  }
-  return bytes;
-}
-
-// Key sets already checked (by identity), so a verifier called in a loop checks its keys once.
-const checkedKeySets = new WeakMap<object, Readonly<Record<string, string>>>();
-
 function checkOptions(options: VerifyOptions): Readonly<Record<string, string>> {
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
   const { publicKeys, product, fingerprint, appMajor, now, highestIssuedAt } = options;
-  let keys = typeof publicKeys === 'object' && publicKeys !== null ? checkedKeySets.get(publicKeys) : undefined;
-  if (keys === undefined) {
-    const map = publicKeyMap(publicKeys);
-    if (map === null) throw new TypeError('options.publicKeys must be an object of kid → base64url key, or the key list GET /products/{id}/keys returns');
-    for (const [kid, text] of Object.entries(map)) {
-      const bytes = typeof text === 'string' ? base64urlDecode(text) : undefined;
-      if (bytes?.length !== 32) throw new TypeError(`options.publicKeys.${kid} must be base64url of a raw 32-byte Ed25519 public key`);
-    }
-    keys = map as Record<string, string>;
-    checkedKeySets.set(publicKeys, keys);
-  }
+  const keys = trustedKeys(publicKeys);
   if (typeof product !== 'string') throw new TypeError('options.product must be a string');
   if (typeof fingerprint !== 'string') throw new TypeError('options.fingerprint must be a string');
   if (!Number.isSafeInteger(appMajor) || appMajor < 0) throw new TypeError('options.appMajor must be a non-negative integer');
@@ -142,4 +122,15 @@ function checkOptions(options: VerifyOptions): Readonly<Record<string, string>> 
     throw new TypeError('options.highestIssuedAt must be Unix seconds or null');
   }
   return keys;
+}
+
+function checkRevocations(options: VerifyOptions): RevocationMatcher | null {
+  const { revocations } = options;
+  if (revocations === undefined || revocations === null) return null;
+  const lookup = listLookup(revocations);
+  if (lookup === undefined) throw new TypeError('options.revocations must be a list returned by verifyRevocationList');
+  if (lookup.product !== options.product) {
+    throw new TypeError(`options.revocations is the list of ${lookup.product}, not of options.product ${options.product}`);
+  }
+  return lookup.match;
 }

@@ -46,7 +46,7 @@ const activated = { key: 'TEST-AAAAA-BBBBB-CCCCC-DDDDD', certificate, highestIss
 describe('check() without a server', () => {
   it('reports no_certificate on a machine that never activated, without calling the server', async () => {
     const { client } = setup(null, T0);
-    expect(await client.check()).toEqual({ valid: false, outcome: null, payload: null, offline: false, reason: 'no_certificate', refreshError: null });
+    expect(await client.check()).toEqual({ valid: false, outcome: null, payload: null, offline: false, reason: 'no_certificate', refreshError: null, lease: null });
   });
 
   it('answers from the cached certificate before refreshAfter, without calling the server', async () => {

@@ -83,10 +83,44 @@ describe('file storage', () => {
 
 describe('stored state document', () => {
   it('round-trips every field', () => {
-    const state = { product: 'prd_1', key: 'APP-AAAAA-BBBBB', certificate: 'CRT1.a.b', highestIssuedAt: 1_767_225_600, refusal: 'license_revoked', refusalCheckedAt: 1_767_229_200 };
+    const state = {
+      product: 'prd_1',
+      key: 'APP-AAAAA-BBBBB',
+      certificate: 'CRT1.a.b',
+      highestIssuedAt: 1_767_225_600,
+      refusal: 'license_revoked',
+      refusalCheckedAt: 1_767_229_200,
+      revocationList: 'RVL1.c.d',
+      revocationSeq: 12,
+      lease: { leaseSeconds: 900, leaseExpiresAt: 1_767_226_500, borrowedUntil: 1_767_830_400, issuedAt: 1_767_225_600, receivedAt: 1_767_225_600_250, ranMs: 61_000 },
+      released: true,
+      name: 'Laptop',
+      platform: 'linux',
+    };
     const text = encodeLicenseState(state);
     expect(JSON.parse(text)).toMatchObject({ format: LICENSE_STATE_FORMAT, ...state });
     expect(decodeLicenseState(text, 'prd_1')).toEqual(state);
+  });
+
+  it('reads a document written before revocation lists existed with no list and no seq', () => {
+    const old = JSON.stringify({ format: LICENSE_STATE_FORMAT, product: 'prd_1', key: 'K', certificate: 'CRT1.a.b', highestIssuedAt: 5, refusal: null, refusalCheckedAt: null });
+    expect(decodeLicenseState(old, 'prd_1')).toEqual({ ...emptyLicenseState('prd_1'), key: 'K', certificate: 'CRT1.a.b', highestIssuedAt: 5 });
+  });
+
+  it('reads a document written before floating seats with no lease, not released, and no name or platform', () => {
+    const old = JSON.stringify({ format: LICENSE_STATE_FORMAT, product: 'prd_1', key: 'K', certificate: 'CRT1.a.b', highestIssuedAt: 5, revocationList: null, revocationSeq: null });
+    expect(decodeLicenseState(old, 'prd_1')).toEqual({ ...emptyLicenseState('prd_1'), key: 'K', certificate: 'CRT1.a.b', highestIssuedAt: 5 });
+    expect(emptyLicenseState('prd_1')).toMatchObject({ lease: null, released: false, name: null, platform: null });
+  });
+
+  it('reads a lease with any field missing or of the wrong type as no lease (the certificate is then timed by the wall clock)', () => {
+    const lease = { leaseSeconds: 900, leaseExpiresAt: 2000, borrowedUntil: null, issuedAt: 1100, receivedAt: 1_100_000, ranMs: 0 };
+    const read = (l: unknown) => decodeLicenseState(JSON.stringify({ format: LICENSE_STATE_FORMAT, product: 'prd_1', lease: l }), 'prd_1').lease;
+    expect(read(lease)).toEqual(lease);
+    for (const broken of [{ ...lease, ranMs: -1 }, { ...lease, issuedAt: '1100' }, { ...lease, borrowedUntil: 'soon' }, { ...lease, receivedAt: undefined }, 'lease', 7]) {
+      expect(read(broken)).toBeNull();
+    }
+    expect(decodeLicenseState(JSON.stringify({ format: LICENSE_STATE_FORMAT, product: 'prd_1', released: 'yes' }), 'prd_1').released).toBe(false);
   });
 
   it('reads nothing, garbage, another format or another product as the empty state', () => {
@@ -101,6 +135,8 @@ describe('stored state document', () => {
     expect(decodeLicenseState(text, 'prd_1')).toEqual({ ...emptyLicenseState('prd_1'), certificate: 'CRT1.a.b' });
     const fractional = JSON.stringify({ format: LICENSE_STATE_FORMAT, product: 'prd_1', highestIssuedAt: 1.5 });
     expect(decodeLicenseState(fractional, 'prd_1').highestIssuedAt).toBeNull();
+    const badSeq = JSON.stringify({ format: LICENSE_STATE_FORMAT, product: 'prd_1', revocationList: 7, revocationSeq: '4' });
+    expect(decodeLicenseState(badSeq, 'prd_1')).toEqual(emptyLicenseState('prd_1'));
   });
 });
 

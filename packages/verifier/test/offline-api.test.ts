@@ -13,14 +13,17 @@ describe('public API: offline verification', () => {
         'availableBackends',
         'selectedBackend',
         'machineFingerprint',
+        'verifyRevocationList',
+        'REVOCATION_LIST_OUTCOMES',
       ]),
     );
   });
 
-  it('lists the spec\'s nine outcomes, valid first', () => {
+  it('lists the spec\'s nine outcomes, valid first, with RVL1\'s revoked at its place after wrong_machine', () => {
     expect(verifier.VERIFICATION_OUTCOMES).toEqual([
-      'valid', 'malformed', 'invalid_signature', 'wrong_product', 'wrong_machine', 'expired', 'not_usable', 'version_not_covered', 'clock_tampered',
+      'valid', 'malformed', 'invalid_signature', 'wrong_product', 'wrong_machine', 'revoked', 'expired', 'not_usable', 'version_not_covered', 'clock_tampered',
     ]);
+    expect(verifier.REVOCATION_LIST_OUTCOMES).toEqual(['valid', 'malformed', 'invalid_signature', 'wrong_product']);
     expect(verifier.CLOCK_ROLLBACK_TOLERANCE_SECONDS).toBe(86_400);
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import * as verifier from '@svc-licensing/verifier';
 import { availableBackends, selectedBackend, verifyCertificate, type BackendName } from '@svc-licensing/verifier';
-import { caseOptions, loadVectors } from '../../../test-vectors/load.js';
+import { caseOptions, loadRevocationVectors, loadVectors } from '../../../test-vectors/load.js';
+import { runRevocationVectors } from '../../../test-vectors/rvl1-run.mjs';
 
 const file = loadVectors();
 const BACKENDS: BackendName[] = ['node', 'webcrypto', 'noble'];
@@ -41,4 +43,14 @@ describe('backend agreement beyond the vectors', () => {
       { numRuns: 300 },
     );
   });
+});
+
+describe('RVL1 vectors with every backend in Node', () => {
+  const revocations = loadRevocationVectors();
+  for (const backend of BACKENDS) {
+    it(`${backend}: every list and certificate case gives its expected outcome`, async () => {
+      const rows = await runRevocationVectors(verifier, revocations, backend);
+      expect(rows.map(([name, got]) => [name, got])).toEqual(rows.map(([name, , expected]) => [name, expected]));
+    });
+  }
 });

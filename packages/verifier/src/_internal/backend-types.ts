@@ -23,5 +23,14 @@ export function keyCache<T>(max = 64): (text: string, create: () => T) => T {
 }
 
 const encoder = /* @__PURE__ */ new TextEncoder();
-/** @internal ASCII/UTF-8 bytes of the signing input. */
-export const messageBytes = (message: string): Uint8Array => encoder.encode(message);
+/**
+ * @internal UTF-8 bytes of the signing input. Signing inputs are ASCII once rule 1 has passed (a
+ * prefix and base64url), so the bytes are written into a buffer of exactly the text's length:
+ * `encode` would reserve three bytes per character and copy, which costs milliseconds for the
+ * 1.8 MB signing input of a 100,000-entry revocation list. Anything else falls back to `encode`.
+ */
+export const messageBytes = (message: string): Uint8Array => {
+  const bytes = new Uint8Array(message.length);
+  const { read, written } = encoder.encodeInto(message, bytes);
+  return read === message.length && written === message.length ? bytes : encoder.encode(message);
+};
