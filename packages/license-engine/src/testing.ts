@@ -1,9 +1,13 @@
 import { afterEach, beforeEach, describe } from 'vitest';
-import type { Store } from './store.js';
-import { clientReadCases } from './_internal/conformance/client-reads.js';
-import { engineCases } from './_internal/conformance/engine-cases.js';
-import { queryCases } from './_internal/conformance/queries.js';
-import { transactionCases } from './_internal/conformance/transactions.js';
+import type { Store } from './_internal/store.js';
+import { clientReadCases } from './testing/client-reads.js';
+import { engineCases } from './testing/engine-cases.js';
+import { concurrencyCases, readCases } from './testing/concurrency.js';
+import { pagingCases, queryCases } from './testing/queries.js';
+import { transactionCases } from './testing/transactions.js';
+import { outboxCases } from './testing/outbox.js';
+import { incomingCases } from './testing/incoming.js';
+import { revocationCases } from './testing/revocations.js';
 
 /** How the conformance suite gets a store: a new, EMPTY store per test, and how to dispose of it. */
 export interface StoreFactory {
@@ -17,7 +21,10 @@ export interface StoreFactory {
  * `storeSchema`, unique keys, atomicity, locking, paging under concurrent inserts, and the
  * concurrency cases through the engine (parallel activations never exceed the limit; a revoke
  * racing payments ends revoked; one provider event delivered many times at once is processed once),
- * read-only units, and `readClientLicense` (when the adapter has it) against the separate reads.
+ * read-only units, `readClientLicense` (when the adapter has it) against the separate reads, and the
+ * notification outbox (due deliveries, concurrent claims, deliveries written with their change), and
+ * the incoming delivery log (concurrent additions to one group), and revocation lists (changes racing
+ * on one product never share a seq).
  *
  * @example
  * ```ts
@@ -45,9 +52,19 @@ export function testStore(name: string, factory: StoreFactory): void {
       if (factory.destroy) await factory.destroy(done);
       else await done.close();
     });
-    describe('queries', () => queryCases(current));
-    describe('transactions', () => transactionCases(current));
+    describe('queries', () => {
+      queryCases(current);
+      pagingCases(current);
+    });
+    describe('transactions', () => {
+      transactionCases(current);
+      readCases(current);
+      concurrencyCases(current);
+    });
     describe('engine concurrency', () => engineCases(current));
     describe('client reads', () => clientReadCases(current));
+    describe('notification outbox', () => outboxCases(current));
+    describe('incoming delivery log', () => incomingCases(current));
+    describe('revocation lists', () => revocationCases(current));
   });
 }

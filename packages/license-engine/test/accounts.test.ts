@@ -32,7 +32,10 @@ describe('accounts and API keys', () => {
     t.clock.advance(5000);
     expect(await t.engine.authenticate(apiKey.key)).toEqual({ accountId: account.id, apiKeyId: apiKey.id });
     const [listed] = (await t.engine.listApiKeys(account.id)).data;
-    expect(listed).toEqual({ id: apiKey.id, name: 'default', prefix: apiKey.prefix, lastUsedAt: '2030-01-15T10:00:05Z', createdAt: START });
+    expect(listed).toEqual({
+      id: apiKey.id, name: 'default', prefix: apiKey.prefix, lastUsedAt: '2030-01-15T10:00:05Z', createdAt: START,
+      createdBy: { kind: 'operator', email: null, apiKeyId: null },
+    });
   });
 
   it('records lastUsedAt at most once a minute: later uses within the minute only read', async () => {
@@ -55,11 +58,24 @@ describe('accounts and API keys', () => {
     expect(JSON.stringify(record)).not.toContain(apiKey.key);
     expect(await t.engine.authenticate(apiKey.key.slice(0, -1) + (apiKey.key.endsWith('A') ? 'B' : 'A'))).toBeNull();
     expect(await t.engine.authenticate('Bearer nonsense')).toBeNull();
-    const second = await t.engine.createApiKey(account.id, { name: 'ci' });
-    await t.engine.revokeApiKey(account.id, apiKey.id);
+    const owner = { kind: 'owner', email: 'owner@acme.test', apiKeyId: null } as const;
+    const second = await t.engine.createApiKey(account.id, { name: 'ci' }, owner);
+    await t.engine.revokeApiKey(account.id, apiKey.id, owner);
     expect(await t.engine.authenticate(apiKey.key)).toBeNull();
     expect(await t.engine.authenticate(second.key)).not.toBeNull();
-    expect(await codeOf(t.engine.revokeApiKey(account.id, apiKey.id))).toBe('not_found');
+    expect(await codeOf(t.engine.revokeApiKey(account.id, apiKey.id, owner))).toBe('not_found');
+  });
+
+  it('API keys are the owner\'s: a member neither creates nor revokes one, and each key says who created it', async () => {
+    const { account, apiKey } = await t.engine.createAccount({ name: 'Acme', ownerEmail: 'owner@acme.test' });
+    const member = { kind: 'member', email: 'dev@acme.test', apiKeyId: null } as const;
+    expect(await codeOf(t.engine.createApiKey(account.id, { name: 'mine' }, member))).toBe('forbidden');
+    expect(await codeOf(t.engine.revokeApiKey(account.id, apiKey.id, member))).toBe('forbidden');
+    expect(await t.engine.authenticate(apiKey.key)).not.toBeNull();
+    const byKey = await t.engine.createApiKey(account.id, { name: 'ci' }, { kind: 'api_key', email: null, apiKeyId: apiKey.id });
+    const listed = (await t.engine.listApiKeys(account.id)).data;
+    expect(listed.find((k) => k.id === apiKey.id)!.createdBy).toEqual({ kind: 'operator', email: null, apiKeyId: null });
+    expect(listed.find((k) => k.id === byKey.id)!.createdBy).toEqual({ kind: 'api_key', email: null, apiKeyId: apiKey.id });
   });
 
   it('updates the account sender details, locale and customer portal, validating them', async () => {

@@ -63,7 +63,7 @@ describe('plans', () => {
     productId = (await t.engine.createProduct(accountId, { name: 'Editor', keyPrefix: 'ED-' })).id;
   });
 
-  it('applies the spec defaults: name = code, maxActivations 1, trialDays 14 for a trial plan, offlineDays null', async () => {
+  it('applies the spec defaults: name = code, maxActivations 1, trialDays 14 for a trial plan, offlineDays null, machine seats', async () => {
     const trial = await t.engine.createPlan(accountId, productId, { code: 'trial', kind: 'trial' });
     expect(trial).toEqual({
       id: expect.stringMatching(/^pln_/),
@@ -76,6 +76,10 @@ describe('plans', () => {
       maxMajor: null,
       trialDays: 14,
       offlineDays: null,
+      seatMode: 'machine',
+      leaseSeconds: null,
+      maxBorrowDays: null,
+      maxBorrowedSeats: null,
       createdAt: START,
       updatedAt: START,
     });

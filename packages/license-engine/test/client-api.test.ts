@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { hashLicenseKey } from '@svc-licensing/cert-format';
 import type { LicenseDetailView } from '@svc-licensing/license-engine';
 import type { Catalog, TestEngine } from './fixtures.js';
 import { DAY, START, changed, codeOf, command, createCatalog, createTestEngine, fingerprint, paid, seconds, verifyCertificate } from './fixtures.js';
@@ -49,7 +50,10 @@ describe('activate', () => {
     const after = await detail();
     expect(after.activationCount).toBe(1);
     expect(after.activations).toEqual([
-      { id: result.activation, fingerprint: fingerprint(1), name: 'Laptop', platform: 'darwin', appVersion: '2.1.0', createdAt: START, lastSeenAt: START },
+      {
+        id: result.activation, fingerprint: fingerprint(1), name: 'Laptop', platform: 'darwin', appVersion: '2.1.0', createdAt: START, lastSeenAt: START,
+        leaseExpiresAt: null, borrowedUntil: null, leaseState: null,
+      },
     ]);
   });
 
@@ -69,10 +73,11 @@ describe('activate', () => {
     expect(after.activations[0]?.lastSeenAt).toBe('2030-01-15T11:00:00Z');
   });
 
-  it('refuses a machine beyond the limit (plan machines x seats) with activation_limit', async () => {
+  it('refuses a machine beyond the limit (plan machines x seats) with activation_limit, saying how many are in use in words', async () => {
     await activate(1);
     await activate(2);
     expect(await codeOf(activate(3))).toBe('activation_limit');
+    expect(await activate(3).catch((error: Error) => error.message)).toBe('all 2 activations of this license are in use: free a machine first');
     expect((await detail()).activationCount).toBe(2);
     await t.engine.updateLicense(c.account.id, license.id, { seats: 2 });
     await activate(3);
@@ -99,6 +104,7 @@ describe('activate', () => {
     expect((await detail()).activationLimit).toBe(1);
     await activate(1);
     expect(await codeOf(activate(2))).toBe('activation_limit');
+    expect(await activate(2).catch((error: Error) => error.message)).toBe('the one activation of this license is in use: free a machine first');
     await t.engine.updateLicense(c.account.id, license.id, { maxActivations: null });
     expect((await detail()).activationLimit).toBe(8);
     await activate(2);
@@ -215,5 +221,20 @@ describe('deactivate', () => {
     expect(view.activationCount).toBe(1);
     await activate(3);
     expect(await codeOf(t.engine.deleteActivation(c.account.id, activation))).toBe('not_found');
+  });
+});
+
+describe('the key hash a host computed', () => {
+  it('is what the call looks the license up by, so the key is hashed once per call (the host passes the key’s own)', async () => {
+    const input = { product: c.product.id, key: license.key.toLowerCase(), fingerprint: fingerprint(1) };
+    const keyHash = hashLicenseKey(input.key);
+    const { activation } = await t.engine.activate(input, { keyHash });
+    expect((await detail()).activations.map((a) => a.id)).toEqual([activation]);
+    expect(verifyCertificate((await t.engine.validate(input, { keyHash })).certificate, publicKey).license).toBe(license.id);
+    // Another license's hash finds that license: the engine did not hash the key again.
+    const other = (await t.engine.createLicense(c.account.id, { plan: c.plans.pro.id, email: 'bo@example.test', paidUntil: '2030-02-15T10:00:00Z' })).license;
+    expect(await codeOf(t.engine.validate(input, { keyHash: hashLicenseKey(other.key) }))).toBe('not_activated');
+    expect(await t.engine.deactivate(input, { keyHash })).toEqual({ deactivated: true });
+    expect((await detail()).activations).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
-import type { PaymentCommand, SubscriptionChangedCommand, SubscriptionPaidCommand } from '@svc-licensing/license-engine';
+import type { PaymentCommand, PaymentResult, SubscriptionChangedCommand, SubscriptionPaidCommand } from '@svc-licensing/license-engine';
 import {
   LicensingError,
   createIdGenerator,
@@ -101,6 +101,17 @@ export type Catalog = Awaited<ReturnType<typeof createCatalog>>;
 
 /** A machine fingerprint: 64 lowercase hex characters. */
 export const fingerprint = (n: number) => createHash('sha256').update(`machine-${n}`).digest('hex');
+
+/**
+ * The code a provider event was refused with (`applyPaymentCommand` answers a refusal as a value);
+ * fails the test when the event was applied or the call threw.
+ */
+export async function refusedCode(operation: Promise<PaymentResult>): Promise<string> {
+  const outcome = await operation;
+  if (outcome.result !== 'refused') throw new Error(`expected the event to be refused, it was ${outcome.result}`);
+  expect(outcome).toMatchObject({ licenseId: null, keyEmail: null });
+  return outcome.code;
+}
 
 /** The error code an operation fails with; fails the test when it succeeds or throws something else. */
 export async function codeOf(operation: Promise<unknown>): Promise<string> {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Catalog, TestEngine } from './fixtures.js';
-import { codeOf, createCatalog, createTestEngine, paid } from './fixtures.js';
+import { codeOf, createCatalog, refusedCode, createTestEngine, paid } from './fixtures.js';
 
 let t: TestEngine;
 let c: Catalog;
@@ -21,6 +21,7 @@ describe('integrations', () => {
       priceMap: {},
       hasWebhookSecret: false,
       hasApiKey: true,
+      warnings: [],
     });
     const record = await t.store.transaction((tx) => tx.get('integrations', created.id));
     expect(JSON.stringify(record)).not.toContain('pk_live_secret');
@@ -66,6 +67,6 @@ describe('integrations', () => {
     expect((await t.engine.listIntegrations(c.account.id)).data.map((i) => i.id)).toEqual([c.providerB.id, c.providerA.id]);
     await t.engine.deleteIntegration(c.account.id, c.providerB.id);
     expect(await t.engine.getIntegrationSecrets(c.providerB.id)).toBeNull();
-    expect(await codeOf(t.engine.applyPaymentCommand(c.providerB.id, paid({ occurredAt: '2030-01-15T09:00:00Z', paidUntil: '2030-02-15T09:00:00Z' })))).toBe('not_found');
+    expect(await refusedCode(t.engine.applyPaymentCommand(c.providerB.id, paid({ occurredAt: '2030-01-15T09:00:00Z', paidUntil: '2030-02-15T09:00:00Z' })))).toBe('not_found');
   });
 });

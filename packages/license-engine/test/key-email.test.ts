@@ -1,7 +1,7 @@
 import { createMemoryStore, type Store } from '@svc-licensing/license-engine';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Catalog, TestEngine } from './fixtures.js';
-import { changed, codeOf, createCatalog, createTestEngine, paid } from './fixtures.js';
+import { changed, codeOf, createCatalog, createTestEngine, paid, refusedCode } from './fixtures.js';
 
 let t: TestEngine;
 let c: Catalog;
@@ -87,7 +87,7 @@ describe('license-key e-mails', () => {
   it('beyond the hourly budget a webhook is rate_limited and changes nothing, so the retry creates the license', async () => {
     await buy(1);
     await buy(2);
-    expect(await codeOf(buy(3))).toBe('rate_limited');
+    expect(await refusedCode(buy(3))).toBe('rate_limited');
     expect((await t.engine.listLicenses(c.account.id)).data).toHaveLength(2);
     t.clock.advance(3_600_000);
     expect((await buy(3)).result).toBe('processed');
@@ -135,7 +135,7 @@ describe('license-key e-mails: re-subscription', () => {
     await expire(1);
     t.clock.set('2030-04-01T00:00:00Z');
     await t.engine.reserveKeyEmail(c.account.id, first.licenseId!); // a send-key in progress
-    expect(await codeOf(resubscribe())).toBe('key_email_in_progress');
+    expect(await refusedCode(resubscribe())).toBe('key_email_in_progress');
     const held = await t.engine.getLicense(c.account.id, first.licenseId!);
     expect([held.status, held.paidUntil]).toEqual(['expired', '2030-02-15T09:00:00Z']);
 

@@ -67,3 +67,67 @@ describe('validate: lastSeenAt is coalesced to one minute', () => {
     expect(await lastSeen()).toBe(at(10_000));
   });
 });
+
+describe('validate while the host admits the call (ClientCallOptions.admitted)', () => {
+  /** A promise the test settles, and whether it has been awaited to the end. */
+  const deferred = () => {
+    let resolve!: () => void;
+    let reject!: (error: Error) => void;
+    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    return { promise, resolve, reject };
+  };
+  const idle = () => new Promise((r) => setTimeout(r, 20));
+
+  it('gives no certificate and writes nothing before the call is admitted, then records lastSeenAt', async () => {
+    t.clock.advance(61_000); // lastSeenAt must be written
+    const gate = deferred();
+    let answered = false;
+    const call = t.engine.validate({ product: c.product.id, key: license.key, fingerprint: fingerprint(1) }, { admitted: gate.promise }).then((r) => {
+      answered = true;
+      return r;
+    });
+    await idle();
+    expect([answered, writes]).toEqual([false, []]);
+    gate.resolve();
+    expect((await call).certificate).toMatch(/^CRT1\./);
+    expect(writes).toEqual(['update activations']);
+    expect(await lastSeen()).toBe(at(61_000));
+  });
+
+  it('answers with the refusal of the admission and writes nothing, even when lastSeenAt is stale', async () => {
+    t.clock.advance(61_000);
+    const refusal = new Error('rate limited by the host');
+    const gate = deferred();
+    const call = t.engine.validate({ product: c.product.id, key: license.key, fingerprint: fingerprint(1) }, { admitted: gate.promise });
+    await idle();
+    gate.reject(refusal);
+    await expect(call).rejects.toBe(refusal);
+    expect(writes).toEqual([]);
+    expect(await lastSeen()).toBe(START);
+  });
+
+  it('the refusal of the admission comes before an unknown product or a malformed body', async () => {
+    const refusal = new Error('rate limited by the host');
+    for (const input of [
+      { product: 'prd_missing', key: license.key, fingerprint: fingerprint(1) },
+      { product: c.product.id, key: 'not a key', fingerprint: fingerprint(1) },
+    ]) {
+      const gate = deferred();
+      const call = t.engine.validate(input, { admitted: gate.promise });
+      await idle();
+      gate.reject(refusal);
+      await expect(call).rejects.toBe(refusal);
+    }
+    // Admitted, the same calls get their own answers.
+    await expect(t.engine.validate({ product: 'prd_missing', key: license.key, fingerprint: fingerprint(1) }, { admitted: Promise.resolve() })).rejects.toMatchObject({ code: 'unknown_product' });
+  });
+
+  it('activate and deactivate wait for the admission before anything', async () => {
+    const refusal = new Error('rate limited by the host');
+    const activating = t.engine.activate({ product: c.product.id, key: license.key, fingerprint: fingerprint(2) }, { admitted: Promise.reject(refusal) });
+    await expect(activating).rejects.toBe(refusal);
+    const deactivating = t.engine.deactivate({ product: c.product.id, key: license.key, fingerprint: fingerprint(1) }, { admitted: Promise.reject(refusal) });
+    await expect(deactivating).rejects.toBe(refusal);
+    expect(writes).toEqual([]);
+  });
+});

@@ -34,6 +34,9 @@ describe('license views', () => {
       validUntil: '2031-01-04T00:00:00Z',
       provider: null,
       activationCount: 0,
+      seatMode: 'machine',
+      liveLeases: null,
+      borrowedLeases: null,
       createdAt: START,
       updatedAt: START,
     });

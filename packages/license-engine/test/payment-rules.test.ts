@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Catalog, TestEngine } from './fixtures.js';
-import { changed, codeOf, command, createCatalog, createTestEngine, fingerprint, paid, verifyCertificate } from './fixtures.js';
+import { changed, codeOf, command, createCatalog, createTestEngine, fingerprint, paid, refusedCode, verifyCertificate } from './fixtures.js';
 
 let t: TestEngine;
 let c: Catalog;
@@ -99,7 +99,7 @@ describe('rule 3: revoked stays revoked', () => {
   it('a chargeback then every later event leaves it revoked', async () => {
     const id = await subscribe();
     await apply(command('chargeback', { subscriptionId: 'sub_1', orderId: null }));
-    expect(await codeOf(apply(paid({ occurredAt: '2030-02-15T09:00:00Z', paidUntil: '2030-03-15T09:00:00Z' })))).toBe('conflict');
+    expect(await refusedCode(apply(paid({ occurredAt: '2030-02-15T09:00:00Z', paidUntil: '2030-03-15T09:00:00Z' })))).toBe('conflict');
     await apply(changed({ status: 'active', occurredAt: '2030-02-16T00:00:00Z' }));
     await apply(command('chargeback', { subscriptionId: 'sub_1', orderId: null }));
     expect((await license(id)).status).toBe('revoked');
@@ -214,6 +214,6 @@ describe('de-duplication', () => {
   });
 
   it('an unknown integration is not_found', async () => {
-    expect(await codeOf(t.engine.applyPaymentCommand('int_missing', paid({ occurredAt: '2030-01-15T09:00:00Z', paidUntil: '2030-02-15T09:00:00Z' })))).toBe('not_found');
+    expect(await refusedCode(t.engine.applyPaymentCommand('int_missing', paid({ occurredAt: '2030-01-15T09:00:00Z', paidUntil: '2030-02-15T09:00:00Z' })))).toBe('not_found');
   });
 });

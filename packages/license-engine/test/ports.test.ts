@@ -1,3 +1,4 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createIdGenerator, createLicenseEngine, createMemoryStore, createSecretBox, cryptoRandom, systemClock } from '@svc-licensing/license-engine';
 import { createTestClock, createTestRandom } from './fixtures.js';
@@ -27,24 +28,54 @@ describe('createIdGenerator', () => {
 });
 
 describe('createSecretBox', () => {
-  const box = createSecretBox(new Uint8Array(32).fill(9));
+  const masterKey = new Uint8Array(32).fill(9);
+  const box = createSecretBox(masterKey);
   const secret = new TextEncoder().encode('a 32-byte seed or a license key!');
+  const forKey = { purpose: 'license-key', record: 'lic_1' } as const;
 
   it('round-trips, with a fresh nonce each time', () => {
-    const one = box.encrypt(secret);
-    const two = box.encrypt(secret);
+    const one = box.encrypt(secret, forKey);
+    const two = box.encrypt(secret, forKey);
     expect(one).not.toBe(two);
-    expect(box.decrypt(one)).toEqual(secret);
+    expect(one.startsWith('v2.')).toBe(true);
+    expect(box.decrypt(one, forKey)).toEqual(secret);
     expect(Buffer.from(one.slice(3), 'base64url').includes(Buffer.from(secret))).toBe(false);
   });
 
-  it('refuses tampered ciphertext and another master key', () => {
-    const sealed = box.encrypt(secret);
+  it('refuses tampered ciphertext, another master key and other spellings of the same bytes', () => {
+    const sealed = box.encrypt(secret, forKey);
     const raw = Buffer.from(sealed.slice(3), 'base64url');
     raw[14] = raw[14]! ^ 1;
-    expect(() => box.decrypt(`v1.${raw.toString('base64url')}`)).toThrow();
-    expect(() => createSecretBox(new Uint8Array(32).fill(8)).decrypt(sealed)).toThrow();
-    expect(() => box.decrypt('plain text')).toThrow();
+    expect(() => box.decrypt(`v2.${raw.toString('base64url')}`, forKey)).toThrow();
+    expect(() => createSecretBox(new Uint8Array(32).fill(8)).decrypt(sealed, forKey)).toThrow();
+    expect(() => box.decrypt('plain text', forKey)).toThrow();
+    // Node's lenient decoder reads these as the same bytes; the box does not.
+    for (const other of [`${sealed}=`, `${sealed}T`, `${sealed.slice(0, 20)}!${sealed.slice(20)}`]) {
+      expect(() => box.decrypt(other, forKey)).toThrow();
+    }
+  });
+
+  it('opens a value only for the purpose and record it was sealed for', () => {
+    const sealed = box.encrypt(secret, { purpose: 'webhook-secret', record: 'int_1' });
+    expect(box.decrypt(sealed, { purpose: 'webhook-secret', record: 'int_1' })).toEqual(secret);
+    expect(() => box.decrypt(sealed, { purpose: 'webhook-secret', record: 'int_2' })).toThrow();
+    for (const purpose of ['operator-link', 'cursor', 'license-key', 'signing-key', 'dkim-key', 'provider-api-key'] as const) {
+      expect(() => box.decrypt(sealed, { purpose, record: 'int_1' })).toThrow();
+      expect(() => box.decrypt(sealed, { purpose, record: '' })).toThrow();
+    }
+    expect(() => box.encrypt(secret, { purpose: 'nonsense', record: '' } as never)).toThrow(TypeError);
+  });
+
+  it('still opens a stored value of the first form (v1: the master key itself) where it was written, never as a link or cursor', () => {
+    const nonce = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', masterKey, nonce);
+    const body = Buffer.concat([cipher.update(secret), cipher.final()]);
+    const v1 = `v1.${Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url')}`;
+    for (const purpose of ['license-key', 'signing-key', 'dkim-key', 'webhook-secret', 'provider-api-key'] as const) {
+      expect(box.decrypt(v1, { purpose, record: 'any_1' })).toEqual(secret);
+    }
+    expect(() => box.decrypt(v1, { purpose: 'operator-link', record: '' })).toThrow();
+    expect(() => box.decrypt(v1, { purpose: 'cursor', record: '' })).toThrow();
   });
 
   it('requires a 32-byte master key', () => {

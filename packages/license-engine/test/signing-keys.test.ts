@@ -83,10 +83,11 @@ describe('private keys', () => {
     const [record] = await t.store.transaction((tx) => tx.findMany('signingKeys', { productId: c.product.id }));
     const exported = await t.engine.exportSigningKeys(c.account.id, c.product.id);
     const seed = Buffer.from(exported.keys[0]!.privateKey, 'base64url');
-    expect(record!.privateKey.startsWith('v1.')).toBe(true);
+    expect(record!.privateKey.startsWith('v2.')).toBe(true);
     expect(record!.privateKey).not.toContain(exported.keys[0]!.privateKey);
-    expect(Buffer.from(createSecretBox(MASTER_KEY).decrypt(record!.privateKey)).equals(seed)).toBe(true);
-    expect(() => createSecretBox(new Uint8Array(32)).decrypt(record!.privateKey)).toThrow();
+    const sealedFor = { purpose: 'signing-key', record: record!.id } as const;
+    expect(Buffer.from(createSecretBox(MASTER_KEY).decrypt(record!.privateKey, sealedFor)).equals(seed)).toBe(true);
+    expect(() => createSecretBox(new Uint8Array(32)).decrypt(record!.privateKey, sealedFor)).toThrow();
     expect(JSON.stringify(await keys())).not.toContain(exported.keys[0]!.privateKey);
     expect(JSON.stringify(await t.engine.listSigningKeys(c.account.id, c.product.id))).not.toMatch(/privateKey/);
   });

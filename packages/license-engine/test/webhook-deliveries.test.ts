@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Catalog, TestEngine } from './fixtures.js';
-import { codeOf, command, createCatalog, createTestEngine, paid } from './fixtures.js';
+import { codeOf, command, createCatalog, createTestEngine, paid, refusedCode } from './fixtures.js';
 
 let t: TestEngine;
 let c: Catalog;
@@ -45,7 +45,7 @@ describe('recordWebhookRejected: deliveries whose transaction rolled back are lo
 
   it('does not mark the event processed: the rejected event is applied afresh later', async () => {
     const pay = payA('sub_1', { providerCustomerId: 'ctm_1', email: null, name: null });
-    expect(await codeOf(t.engine.applyPaymentCommand(c.providerA.id, pay))).toBe('customer_unknown');
+    expect(await refusedCode(t.engine.applyPaymentCommand(c.providerA.id, pay))).toBe('customer_unknown');
     await t.engine.recordWebhookRejected(c.providerA.id, { provider: 'provider_a', eventType: pay.eventType, result: 'customer_unknown', detail: 'unknown' });
     await t.engine.applyPaymentCommand(
       c.providerA.id,
@@ -95,7 +95,7 @@ describe('a provider_a customer the host fetched is remembered', () => {
   it('a command that fails keeps no mapping', async () => {
     const bad = { ...payA('sub_1', { providerCustomerId: 'ctm_9', email: 'nia@example.test', name: 'Nia' }), quantity: 0 };
     expect(await codeOf(t.engine.applyPaymentCommand(c.providerA.id, bad))).toBe('invalid_request');
-    expect(await codeOf(t.engine.applyPaymentCommand(c.providerA.id, payA('sub_2', { providerCustomerId: 'ctm_9', email: null, name: null })))).toBe(
+    expect(await refusedCode(t.engine.applyPaymentCommand(c.providerA.id, payA('sub_2', { providerCustomerId: 'ctm_9', email: null, name: null })))).toBe(
       'customer_unknown',
     );
   });
@@ -141,7 +141,7 @@ describe('secretsVersion: a delivery is applied only under the secrets it was ve
     const verifiedWith = (await t.engine.getIntegrationSecrets(c.providerA.id))!.secretsVersion;
     const event = payA('sub_rotated', { providerCustomerId: 'ctm_r', email: 'r@example.test', name: 'R' });
     await t.engine.updateIntegration(c.account.id, c.providerA.id, { webhookSecret: 'whsec_rotated' });
-    expect(await codeOf(t.engine.applyPaymentCommand(c.providerA.id, event, { secretsVersion: verifiedWith }))).toBe('secrets_changed');
+    expect(await refusedCode(t.engine.applyPaymentCommand(c.providerA.id, event, { secretsVersion: verifiedWith }))).toBe('secrets_changed');
     expect(await events()).toEqual([]);
     expect((await t.engine.listLicenses(c.account.id, {})).data).toEqual([]);
     const current = (await t.engine.getIntegrationSecrets(c.providerA.id))!.secretsVersion;

@@ -1,5 +1,5 @@
-import { LicensingError } from '../errors.js';
-import type { StoreTx } from '../store.js';
+import { LicensingError } from './errors.js';
+import type { StoreTx } from './store.js';
 import { lockOrInsert } from './claim.js';
 import type { EngineContext } from './context.js';
 import { toTimestamp } from './time.js';

@@ -1,4 +1,4 @@
-import { StoreConflictError } from '../store.js';
+import { StoreConflictError } from './store.js';
 
 /**
  * The record `read` finds by a unique key (or id), locked for the rest of the transaction; or, when

@@ -1,4 +1,4 @@
-import type { ClientLicenseQuery, ClientLicenseRecords, StoreTx } from '../store.js';
+import type { ClientLicenseQuery, ClientLicenseRecords, StoreTx } from './store.js';
 
 /** `readClientLicense` of an adapter whose reads are in memory: the separate reads, in one call. */
 export async function readClientRecords(tx: StoreTx, q: ClientLicenseQuery): Promise<ClientLicenseRecords> {

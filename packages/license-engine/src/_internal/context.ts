@@ -1,11 +1,12 @@
 import type { createCertificateSigner } from '@svc-licensing/cert-format/sign';
-import { LicensingError } from '../errors.js';
-import type { Clock, IdGenerator, Random, SecretBox } from '../ports.js';
-import type { Collection, RecordMap, Timestamp } from '../records.js';
-import type { ServicePlan, ServicePlanTable } from '../service-plans.js';
-import type { Store, StoreTx, TransactionOptions } from '../store.js';
-import { StoreConflictError } from '../store.js';
+import { LicensingError } from './errors.js';
+import type { Clock, IdGenerator, Random, SecretBox } from './ports.js';
+import type { Collection, RecordMap, Timestamp } from './records.js';
+import type { ServicePlan, ServicePlanTable } from './service-plans.js';
+import type { Store, StoreTx, TransactionOptions } from './store.js';
+import { StoreConflictError } from './store.js';
 import { toTimestamp } from './time.js';
+import type { CachedRevocationList } from './revocation-records.js';
 
 /** What every engine operation works with: the ports plus in-memory caches. */
 export interface EngineContext {
@@ -22,8 +23,14 @@ export interface EngineContext {
    * a webhook's unit reads the integration, its product and its account in one turn.
    */
   integrationHomes: Map<string, { accountId: string; productId: string }>;
+  /** The signed revocation list of each product last served, by product ID (its `seq` tells whether it is current). */
+  revocationLists: Map<string, CachedRevocationList>;
   /** Ends key e-mail reservations, several in one unit of work when they come together (`releaseKeyEmail`). */
   releaseKeyEmails: (licenseId: string) => Promise<void>;
+  /** Units of work that queued notification deliveries (`markQueued`): `transact` tells the host once one commits. */
+  queuedIn: WeakSet<StoreTx>;
+  /** Told after a unit that queued notifications committed (the host wakes its dispatcher). */
+  onNotificationsQueued: (() => void) | null;
 }
 
 /** How many integrations' homes {@link EngineContext.integrationHomes} keeps before starting over. */
@@ -43,14 +50,30 @@ export function now(ctx: EngineContext): Timestamp {
 /**
  * Runs `work` in one store transaction. A unique-key clash (two concurrent writers) reruns it,
  * so the rerun sees the winner's write and decides again; a clash that persists is `conflict`.
+ * A rerun is told the clash it follows (`null` on the first run), so a write it would otherwise
+ * make blindly (a held insert) can read first and join the row it clashed with.
  */
-export async function transact<T>(ctx: EngineContext, work: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+export async function transact<T>(
+  ctx: EngineContext,
+  work: (tx: StoreTx, clash: StoreConflictError | null) => Promise<T>,
+  options?: TransactionOptions,
+): Promise<T> {
+  let last: StoreTx | null = null;
+  let clash: StoreConflictError | null = null;
+  const tracked = (tx: StoreTx) => {
+    last = tx;
+    return work(tx, clash);
+  };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await (options ? ctx.store.transaction(work, options) : ctx.store.transaction(work));
+      const result = await (options ? ctx.store.transaction(tracked, options) : ctx.store.transaction(tracked));
+      const unit = last as StoreTx | null;
+      if (unit !== null && ctx.onNotificationsQueued !== null && ctx.queuedIn.has(unit)) ctx.onNotificationsQueued();
+      return result;
     } catch (error) {
       if (!StoreConflictError.is(error)) throw error;
       if (attempt >= 3) throw new LicensingError('conflict', `conflicting change: ${error.message}`, { cause: error });
+      clash = error;
     }
   }
 }
@@ -58,12 +81,34 @@ export async function transact<T>(ctx: EngineContext, work: (tx: StoreTx) => Pro
 /**
  * For calls that usually only read: runs `work` in a read-only unit, and only when it answers
  * `undefined` (something must be written) again in a write unit, where it must not answer
- * `undefined`.
+ * `undefined`. With `admitted`, the read-only unit runs while it settles, and nothing more runs
+ * (no write unit, no answer, no error of the read) before it resolves; its rejection is the answer.
  */
-export async function readMostly<T>(ctx: EngineContext, work: (tx: StoreTx, write: boolean) => Promise<T | undefined>): Promise<T> {
-  const read = await transact(ctx, (tx) => work(tx, false), { readOnly: true });
+export async function readMostly<T>(
+  ctx: EngineContext,
+  work: (tx: StoreTx, write: boolean) => Promise<T | undefined>,
+  admitted?: PromiseLike<void>,
+): Promise<T> {
+  const reading = transact(ctx, (tx) => work(tx, false), { readOnly: true });
+  const read = admitted === undefined ? await reading : await afterAdmission(reading, admitted);
   if (read !== undefined) return read;
   return (await transact(ctx, (tx) => work(tx, true))) as T;
+}
+
+/**
+ * `reading`'s answer once `admitted` has resolved: the read runs while the host decides whether the
+ * call is admitted (its rate limit), and the host's refusal comes first, before the read's answer
+ * or error (which is then dropped).
+ */
+async function afterAdmission<T>(reading: Promise<T>, admitted: PromiseLike<void>): Promise<T> {
+  const settled = reading.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  await admitted;
+  const outcome = await settled;
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }
 
 /** Reads a record of the caller's account, or throws `not_found` (also for another account's record). */

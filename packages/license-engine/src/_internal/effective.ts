@@ -1,4 +1,4 @@
-import type { LicenseRecord, PlanRecord, ProductRecord, Timestamp } from '../records.js';
+import type { LicenseRecord, PlanRecord, ProductRecord, Timestamp } from './records.js';
 import { addDays, fitsAfterDays, MAX_TIMESTAMP_MS, toTimestamp } from './time.js';
 
 /** Effective license terms: the plan's values unless the license overrides them. */

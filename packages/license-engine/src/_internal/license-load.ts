@@ -1,12 +1,20 @@
-import { LicensingError } from '../errors.js';
-import type { LicenseRecord, PlanRecord, ProductRecord } from '../records.js';
-import type { StoreTx } from '../store.js';
+import { LicensingError } from './errors.js';
+import type { ActivationRecord, LicenseRecord, PlanRecord, ProductRecord } from './records.js';
+import { isFloating } from './plan-seats.js';
+import { leaseCounts } from './lease.js';
+import type { StoreTx } from './store.js';
 import type { EngineContext } from './context.js';
-import type { LicenseDetailView, LicenseView } from '../views.js';
-import { activationView, licenseView } from '../views.js';
+import type { LicenseDetailView, LicenseView } from './views.js';
+import { activationView, licenseView } from './record-views.js';
+import { openLicenseKey } from './sealed.js';
+import { together } from './together.js';
 
-/** Builds license views, reading each plan and product once per call. */
-export function licenseViews(tx: StoreTx) {
+/**
+ * Builds license views, reading each plan and product once per call, and a floating license's
+ * activations (its lease counts at `nowMs`) unless `preread` has them. `remember(product)`: a
+ * product the unit has read (or written) already, used instead of reading it again.
+ */
+export function licenseViews(tx: StoreTx, nowMs: number, preread?: Map<string, ActivationRecord[]>) {
   const plans = new Map<string, Promise<PlanRecord | null>>();
   const products = new Map<string, Promise<ProductRecord | null>>();
   const cached = <T>(map: Map<string, Promise<T>>, id: string, load: () => Promise<T>) => {
@@ -17,21 +25,29 @@ export function licenseViews(tx: StoreTx) {
     }
     return hit;
   };
-  return async (license: LicenseRecord): Promise<LicenseView> => {
-    const plan = await cached(plans, license.planId, () => tx.get('plans', license.planId));
-    const product = await cached(products, license.productId, () => tx.get('products', license.productId));
+  const view = async (license: LicenseRecord): Promise<LicenseView> => {
+    // Asked for together: one round trip on the MySQL store.
+    const [plan, product] = await together([
+      cached(plans, license.planId, () => tx.get('plans', license.planId)),
+      cached(products, license.productId, () => tx.get('products', license.productId)),
+    ]);
     if (!plan || !product) throw new LicensingError('internal_error', `license ${license.id} refers to a missing plan or product`);
-    return licenseView(license, plan, product);
+    if (!isFloating(plan)) return licenseView(license, plan, product);
+    const activations = preread?.get(license.id) ?? (await tx.findMany('activations', { licenseId: license.id }));
+    return licenseView(license, plan, product, leaseCounts(activations, nowMs));
   };
+  const remember = (product: ProductRecord): void => void products.set(product.id, Promise.resolve(product));
+  return Object.assign(view, { remember });
 }
 
 /** The create and detail response: the view plus the decrypted key and the activations, oldest first. */
 export async function licenseDetail(ctx: EngineContext, tx: StoreTx, license: LicenseRecord): Promise<LicenseDetailView> {
-  const view = await licenseViews(tx)(license);
   const activations = await tx.findMany('activations', { licenseId: license.id });
+  const nowMs = ctx.clock.now();
+  const view = await licenseViews(tx, nowMs, new Map([[license.id, activations]]))(license);
   return {
     ...view,
-    key: new TextDecoder().decode(ctx.secrets.decrypt(license.keyEncrypted)),
-    activations: activations.map(activationView),
+    key: openLicenseKey(ctx, license),
+    activations: activations.map((a) => activationView(a, nowMs)),
   };
 }

@@ -1,11 +1,12 @@
 import type { LicenseStatus } from '@svc-licensing/cert-format';
-import { generateLicenseKey } from '@svc-licensing/cert-format';
-import { licenseKeyHash } from './hash.js';
-import type { CustomerRecord, LicenseRecord, Locale, PlanRecord, ProductRecord, ProviderName, Timestamp } from '../records.js';
-import type { StoreTx } from '../store.js';
-import { audit } from '../audit.js';
+import { generateLicenseKey, hashLicenseKey } from '@svc-licensing/cert-format';
+import type { AccountRecord, CustomerRecord, LicenseRecord, Locale, PlanRecord, ProductRecord, ProviderName, Timestamp } from './records.js';
+import type { StoreTx } from './store.js';
+import { audit } from './audit.js';
 import type { EngineContext } from './context.js';
 import { now } from './context.js';
+import { sealLicenseKey } from './sealed.js';
+import { licenseView } from './record-views.js';
 
 export interface NewLicense {
   product: ProductRecord;
@@ -20,6 +21,8 @@ export interface NewLicense {
   subscriptionId: string | null;
   orderId: string | null;
   lastEventKey: string | null;
+  /** The account as the unit read it (its notification subscriptions); read again when absent. */
+  account?: AccountRecord;
 }
 
 /**
@@ -37,8 +40,9 @@ export const createdLicenses = new WeakSet<LicenseRecord>();
 export async function insertLicense(ctx: EngineContext, tx: StoreTx, input: NewLicense): Promise<{ license: LicenseRecord; key: string }> {
   const key = generateLicenseKey(input.product.keyPrefix, (n) => ctx.random.bytes(n));
   const at = now(ctx);
+  const id = ctx.ids.next('lic');
   const license: LicenseRecord = {
-    id: ctx.ids.next('lic'),
+    id,
     accountId: input.product.accountId,
     productId: input.product.id,
     planId: input.plan.id,
@@ -52,8 +56,8 @@ export async function insertLicense(ctx: EngineContext, tx: StoreTx, input: NewL
     maxActivations: null,
     maxMajorOverride: null,
     paidUntil: input.paidUntil,
-    keyHash: licenseKeyHash(key),
-    keyEncrypted: ctx.secrets.encrypt(new TextEncoder().encode(key)),
+    keyHash: hashLicenseKey(key),
+    keyEncrypted: sealLicenseKey(ctx, id, key),
     provider: input.provider,
     integrationId: input.integrationId,
     subscriptionId: input.subscriptionId,
@@ -71,6 +75,8 @@ export async function insertLicense(ctx: EngineContext, tx: StoreTx, input: NewL
     type: 'license.created',
     licenseId: license.id,
     data: { plan: input.plan.code, source: input.provider ?? 'vendor' },
+    ...(input.account ? { account: input.account } : {}),
+    view: () => licenseView(license, input.plan, input.product),
   });
   return { license, key };
 }

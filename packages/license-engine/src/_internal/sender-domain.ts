@@ -1,20 +1,11 @@
-import type { AccountRecord, SenderDomainRecord } from '../records.js';
+import type { AccountRecord, SenderDomainRecord } from './records.js';
+import type { SenderDomainDnsRecord } from './views.js';
 
 /** Name of the ownership TXT record under the claimed domain. */
 export const OWNERSHIP_RECORD_LABEL = '_svc-licensing';
 
 /** The local part of the From address while verified, when the account's sender address is elsewhere. */
 export const DEFAULT_SENDER_LOCAL_PART = 'licenses';
-
-/** One DNS record the vendor publishes for its sender domain. */
-export interface SenderDomainDnsRecord {
-  purpose: 'ownership' | 'spf' | 'dkim';
-  type: 'TXT';
-  name: string;
-  value: string;
-  /** Whether the last check found it; null before any check. */
-  verified: boolean | null;
-}
 
 /** The three TXT records a claim asks for, with the outcome of the last check. */
 export function dnsRecordsOf(record: SenderDomainRecord): SenderDomainDnsRecord[] {

@@ -1,8 +1,8 @@
-import type { Timestamp } from '../records.js';
-import { LicensingError } from '../errors.js';
-import { isCalendarInstant, MAX_TIMESTAMP_MS } from '../timestamp.js';
+import type { Timestamp } from './records.js';
+import { LicensingError } from './errors.js';
+import { isCalendarInstant, MAX_TIMESTAMP_MS } from './timestamp.js';
 
-export { MAX_TIMESTAMP_MS } from '../timestamp.js';
+export { MAX_TIMESTAMP_MS } from './timestamp.js';
 
 const DAY_MS = 86_400_000;
 const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/;

@@ -1,4 +1,4 @@
-import { LicensingError } from '../errors.js';
+import { LicensingError } from './errors.js';
 
 /** Input checks for vendor and client requests: each failure is `invalid_request` naming the field. */
 export function invalid(message: string): never {

@@ -1,0 +1,68 @@
+import type { AccountRecord, AuditEventRecord, NotificationDeliveryRecord } from './records.js';
+import type { StoreTx } from './store.js';
+import type { EngineContext } from './context.js';
+import { auditEventView } from './record-views.js';
+
+/**
+ * The transactional outbox's write side: an audited change queues one notification delivery per
+ * enabled endpoint of its account that subscribes to the event's type, in the change's own unit of
+ * work, so a committed change always notifies and a rolled-back one never does. Whether anything
+ * subscribes is read from the account's `webhookSubscriptions` (the account record most units
+ * have read already): a unit of an account without endpoints writes nothing more.
+ */
+
+/** What an audited change tells the hook besides the event: its account if the unit has it, and the resource's API view. */
+export interface NotifyContext {
+  /** The account as this unit read it; read here when absent. */
+  account?: AccountRecord | null;
+  /** The view of the resource the event is about, as the vendor API returns it; built only when an endpoint subscribes. */
+  view?: () => unknown;
+}
+
+/** The body of a notification: `{ type, timestamp, data }` (Standard Webhooks' recommended shape). */
+export function notificationBody(type: string, at: number, data: unknown): string {
+  return JSON.stringify({ type, timestamp: new Date(at).toISOString(), data });
+}
+
+/** A new delivery, due at once. */
+export function newDelivery(
+  ctx: EngineContext,
+  input: { accountId: string; endpointId: string; eventId: string | null; type: string; body: string; createdAt: string },
+): NotificationDeliveryRecord {
+  const at = ctx.clock.now();
+  return {
+    id: ctx.ids.next('msg'),
+    ...input,
+    state: 'pending',
+    dueAt: at,
+    nextAttemptAt: at,
+    roundAttempts: 0,
+    firstAttemptAt: null,
+    attempts: [],
+    claim: null,
+    updatedAt: input.createdAt,
+  };
+}
+
+/** Marks `tx` as having queued deliveries: once it commits, the engine tells the host (a dispatcher wakes up). */
+export function markQueued(ctx: EngineContext, tx: StoreTx): void {
+  ctx.queuedIn.add(tx);
+}
+
+/** Queues the notifications of `event` (already inserted in `tx`) for every endpoint that subscribes to its type. */
+export async function queueNotifications(ctx: EngineContext, tx: StoreTx, event: AuditEventRecord, context: NotifyContext): Promise<void> {
+  const account = context.account === undefined ? await tx.get('accounts', event.accountId) : context.account;
+  const subscriptions = account?.webhookSubscriptions;
+  if (!subscriptions || subscriptions.length === 0) return;
+  const subscribed = subscriptions.filter((s) => s.events.length === 0 || (s.events as readonly string[]).includes(event.type));
+  if (subscribed.length === 0) return;
+  const resource = context.view ? await context.view() : {};
+  const data = { ...(resource as object), event: auditEventView(event) };
+  const body = notificationBody(event.type, ctx.clock.now(), data);
+  for (const s of subscribed) {
+    const delivery = newDelivery(ctx, { accountId: event.accountId, endpointId: s.endpoint, eventId: event.id, type: event.type, body, createdAt: event.createdAt });
+    // Held for the commit where the store can: a fresh id has no clash to report.
+    await tx.insert('notificationDeliveries', delivery, { defer: true });
+  }
+  markQueued(ctx, tx);
+}
