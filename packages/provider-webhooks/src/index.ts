@@ -1,5 +1,5 @@
-export { WebhookParseError } from './errors.js';
-export type { WebhookParseErrorCode } from './errors.js';
+export { WebhookParseError } from './_internal/errors.js';
+export type { WebhookParseErrorCode } from './_internal/errors.js';
 export type {
   RawBody,
   WebhookSecret,
@@ -7,7 +7,7 @@ export type {
   SignatureFailureReason,
   SignatureResult,
   ParseResult,
-} from './types.js';
+} from './_internal/types.js';
 export {
   PROVIDER_A_SIGNATURE_HEADER,
   PROVIDER_A_TOLERANCE_SECONDS,
@@ -20,4 +20,5 @@ export type { VerifyProviderBInput } from './provider-b-signature.js';
 export { PROVIDER_A_EVENT_TYPES, PROVIDER_A_STATUS_MAP, parseProviderAEvent } from './provider-a-events.js';
 export { PROVIDER_B_EVENT_TYPES, PROVIDER_B_STATUS_MAP, parseProviderBEvent } from './provider-b-events.js';
 export { readWebhook } from './read-webhook.js';
+export { describeSignatureFailure } from './signature-failure.js';
 export type { ReadWebhookInput, ReadWebhookResult } from './read-webhook.js';

@@ -1,7 +1,7 @@
 import type { CommandBase, PaymentCommand, SubscriptionStatus } from '@svc-licensing/license-engine';
 import { readJson, validate } from './_internal/json.js';
 import * as s from './_internal/provider-a-schemas.js';
-import type { ParseResult, RawBody } from './types.js';
+import type { ParseResult, RawBody } from './_internal/types.js';
 
 /**
  * The provider_a event types the service acts on: the list a notification destination must send.

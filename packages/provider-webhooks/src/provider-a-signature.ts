@@ -1,5 +1,5 @@
 import { hasSecret, hexDigestMatches, hmacSha256 } from './_internal/hmac.js';
-import type { RawBody, SignatureResult, WebhookSecret } from './types.js';
+import type { RawBody, SignatureResult, WebhookSecret } from './_internal/types.js';
 
 /**
  * Name of provider_a's signature header.

@@ -1,8 +1,8 @@
 import type { CommandBase, CustomerRef, PaymentCommand, SubscriptionStatus } from '@svc-licensing/license-engine';
-import { WebhookParseError } from './errors.js';
+import { WebhookParseError } from './_internal/errors.js';
 import { readJson, validate } from './_internal/json.js';
 import * as s from './_internal/provider-b-schemas.js';
-import type { ParseResult, RawBody } from './types.js';
+import type { ParseResult, RawBody } from './_internal/types.js';
 
 /**
  * The provider_b event types the service acts on: enable these on the provider's webhook.
@@ -196,6 +196,8 @@ export function parseProviderBEvent(rawBody: RawBody): ParseResult {
     eventId: `${meta.event_name}:${data.type}:${data.id}:${occurredAt}`,
     eventType: meta.event_name,
     occurredAt,
+    // Test-mode events belong to sandbox integrations only (the engine ignores them on a live one).
+    ...(meta.test_mode === undefined ? {} : { environment: meta.test_mode ? 'sandbox' : 'live' }),
   };
   return commandFor(base, data);
 }

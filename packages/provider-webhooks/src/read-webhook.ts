@@ -1,12 +1,12 @@
 import type { ProviderName } from '@svc-licensing/license-engine';
-import type { WebhookParseError } from './errors.js';
+import type { WebhookParseError } from './_internal/errors.js';
 import { readHeader } from './_internal/headers.js';
 import { parseProviderAEvent } from './provider-a-events.js';
 import { PROVIDER_A_SIGNATURE_HEADER, verifyProviderASignature } from './provider-a-signature.js';
 import { parseProviderBEvent } from './provider-b-events.js';
 import { PROVIDER_B_SIGNATURE_HEADER, verifyProviderBSignature } from './provider-b-signature.js';
 import type { PaymentCommand } from '@svc-licensing/license-engine';
-import type { HeadersInput, RawBody, SignatureFailureReason, WebhookSecret } from './types.js';
+import type { HeadersInput, RawBody, SignatureFailureReason, WebhookSecret } from './_internal/types.js';
 
 /**
  * Input of {@link readWebhook}.

@@ -14,9 +14,20 @@ const buyer = { providerCustomerId: '3591022', email: 'grace@example.com', name:
 const base = (name: string) => {
   const e = fixtureJson('provider_b', name);
   const at = e.data.attributes.updated_at;
-  return { provider: 'provider_b', eventId: `${e.meta.event_name}:${e.data.type}:${e.data.id}:${at}`, eventType: name, occurredAt: at };
+  return { provider: 'provider_b', eventId: `${e.meta.event_name}:${e.data.type}:${e.data.id}:${at}`, eventType: name, occurredAt: at, environment: 'live' };
 };
 const sub = { customer: buyer, subscriptionId: '507811', priceId: '418830' };
+
+describe('parseProviderBEvent: test mode', () => {
+  it('marks an event sandbox when meta.test_mode is true, live when false, and says nothing when absent', () => {
+    const body = fixtureJson('provider_b', 'order_created');
+    expect(command(parseJson(body)).environment).toBe('live');
+    body.meta.test_mode = true;
+    expect(command(parseJson(body)).environment).toBe('sandbox');
+    delete body.meta.test_mode;
+    expect(command(parseJson(body))).not.toHaveProperty('environment');
+  });
+});
 
 describe('parseProviderBEvent: one fixture per event type', () => {
   it('order_created (paid) is a purchase of the first item\'s variant', () => {

@@ -1,4 +1,4 @@
-import type { HeadersInput } from '../types.js';
+import type { HeadersInput } from './types.js';
 
 /** One header's value, matched case-insensitively; repeated values are joined with `, ` as Fetch does. */
 export function readHeader(headers: HeadersInput, name: string): string | null {

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { RawBody, WebhookSecret } from '../types.js';
+import type { RawBody, WebhookSecret } from './types.js';
 
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
 

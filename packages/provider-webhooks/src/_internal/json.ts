@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { WebhookParseError } from '../errors.js';
-import type { RawBody } from '../types.js';
+import { WebhookParseError } from './errors.js';
+import type { RawBody } from './types.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
