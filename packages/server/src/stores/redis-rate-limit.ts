@@ -25,8 +25,9 @@ export interface RedisRateLimitStore extends RateLimitStore {
 
 /**
  * One round trip and atomic: for each key, INCR, and when the counter has no expiry yet (the
- * window's first call) PEXPIRE it to the window length; return the count and the time left.
- * No `PEXPIRE ... NX`, so Redis 6 works too.
+ * window's first call) PEXPIRE it to its window length (`ARGV[i]` for `KEYS[i]`); return the count
+ * and the time left. A key may come more than once (the same bucket hit by several calls): each
+ * time is one INCR, so each call gets its own count. No `PEXPIRE ... NX`, so Redis 6 works too.
  */
 const HIT_SCRIPT = `
 local out = {}
@@ -34,8 +35,8 @@ for i, key in ipairs(KEYS) do
   local count = redis.call('INCR', key)
   local ttl = redis.call('PTTL', key)
   if ttl < 0 then
-    redis.call('PEXPIRE', key, ARGV[1])
-    ttl = tonumber(ARGV[1])
+    redis.call('PEXPIRE', key, ARGV[i])
+    ttl = tonumber(ARGV[i])
   end
   out[2 * i - 1] = count
   out[2 * i] = ttl
@@ -44,11 +45,22 @@ return out`;
 
 type HitCommand = (numberOfKeys: number, ...args: Array<string | number>) => Promise<number[]>;
 
+/** A call waiting for the next script call (see {@link createRedisRateLimitStore}). */
+interface Waiting {
+  keys: readonly string[];
+  windowMs: number;
+  now: number;
+  resolve: (results: Array<{ count: number; resetAt: number }>) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * Rate-limit windows in Redis, shared by every server process that uses the same Redis and
  * prefix. Built on unstorage's redis driver; the counting uses the driver's ioredis client
- * directly: one Lua script per call (INCR + PEXPIRE on the window's first call + PTTL), so a
- * hit is one atomic round trip, and the client API's two buckets go in the same script.
+ * directly: one Lua script call (INCR + PEXPIRE on the window's first call + PTTL per key), atomic.
+ * The calls made until the event loop has run the callbacks of its current turn (`setImmediate`)
+ * go in one script call: one round trip, one command for Redis to run, however many requests
+ * arrived together (each key's INCR still counts each call exactly, in order).
  * Windows end by Redis' own expiry (keys never outlive their window); `now` only turns the time
  * left into `resetAt`. ioredis and unstorage load on first use, not with the package.
  *
@@ -88,24 +100,49 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions = 
   });
   connecting.catch(() => undefined);
 
-  const run = async (keys: readonly string[], windowMs: number, now: number) => {
+  const run = async (keys: readonly string[], windows: readonly number[]) => {
     const { hit } = await connecting;
-    const reply = await hit(keys.length, ...keys.map((key) => `${base}:${key}`), windowMs);
-    return keys.map((_, i) => ({ count: Number(reply[2 * i]), resetAt: now + Number(reply[2 * i + 1]) }));
+    return hit(keys.length, ...keys.map((key) => `${base}:${key}`), ...windows);
+  };
+
+  let waiting: Waiting[] = [];
+  const send = () => {
+    const calls = waiting;
+    waiting = [];
+    const keys = calls.flatMap((c) => c.keys);
+    const windows = calls.flatMap((c) => c.keys.map(() => c.windowMs));
+    run(keys, windows).then(
+      (reply) => {
+        let at = 0;
+        for (const c of calls) c.resolve(c.keys.map(() => ({ count: Number(reply[at++]), resetAt: c.now + Number(reply[at++]) })));
+      },
+      (error: unknown) => {
+        for (const c of calls) c.reject(error);
+      },
+    );
+  };
+  /** Counts `keys` with the other calls of this turn of the event loop, in one script call. */
+  const together = (keys: readonly string[], windowMs: number, now: number) =>
+    new Promise<Array<{ count: number; resetAt: number }>>((resolve, reject) => {
+      if (waiting.length === 0) setImmediate(send);
+      waiting.push({ keys, windowMs, now, resolve, reject });
+    });
+
+  const hitMany = async (keys: readonly string[], windowMs: number, now: number) => {
+    if (new Set(keys).size !== keys.length) throw new TypeError('hitMany needs distinct keys');
+    const { client } = await connecting;
+    if (!client.isCluster) return together(keys, windowMs, now);
+    // A cluster runs a script only on keys of one slot: there, one script per key, sent together.
+    const replies = await Promise.all(keys.map((key) => run([key], [windowMs])));
+    return replies.map((reply) => ({ count: Number(reply[0]), resetAt: now + Number(reply[1]) }));
   };
 
   return {
     async hit(key, windowMs, now) {
-      const [result] = await run([key], windowMs, now);
+      const [result] = await hitMany([key], windowMs, now);
       return result!;
     },
-    async hitMany(keys, windowMs, now) {
-      if (new Set(keys).size !== keys.length) throw new TypeError('hitMany needs distinct keys');
-      const { client } = await connecting;
-      // A cluster runs a script only on keys of one slot: there, one script per key, sent together.
-      if (client.isCluster) return (await Promise.all(keys.map((key) => run([key], windowMs, now)))).flat();
-      return run(keys, windowMs, now);
-    },
+    hitMany,
     async ready() {
       const { client } = await connecting;
       await client.ping();

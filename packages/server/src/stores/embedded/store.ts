@@ -39,6 +39,42 @@ export interface EmbeddedStore extends Store {
   checkpoint(): Promise<void>;
 }
 
+/** What recovery found: the snapshot's generation and size, whether the journal replayed changes, the open journal. */
+interface Recovered {
+  generation: number;
+  snapshotBytes: number;
+  changed: boolean;
+  journal: Journal | null;
+}
+
+/** Recovery: the newest complete snapshot, then every journalled transaction after it, in order, into `tables`. */
+async function recover(tables: Tables, storage: Storage, journalDir: string | undefined): Promise<Recovered> {
+  const snapshot = await loadSnapshot(storage);
+  for (const [collection, row] of snapshot?.rows ?? []) tables.put(collection, row.id, row);
+  const generation = snapshot?.manifest.gen ?? 0;
+  const snapshotBytes = snapshot?.bytes ?? 0;
+  if (journalDir === undefined) return { generation, snapshotBytes, changed: false, journal: null };
+  const from = snapshot?.manifest.segment ?? 1;
+  const { transactions, last, bytes } = await readJournal(journalDir, from);
+  for (const changes of transactions) for (const c of changes) tables.put(c.collection, c.id, c.row);
+  await removeSegments(journalDir, from); // covered by the snapshot (a checkpoint cut short)
+  // Keep appending to the newest segment (its torn tail is cut off) and count what was replayed:
+  // a process killed again and again must not add a segment per start nor restart the count at 0.
+  const journal = await Journal.create(journalDir, Math.max(last, from), bytes);
+  return { generation, snapshotBytes, changed: transactions.length > 0, journal };
+}
+
+/** Every record by collection (records are immutable, so references will do). */
+function imageOf(tables: Tables): Map<Collection, Row[]> {
+  const image = new Map<Collection, Row[]>();
+  for (const [collection, row] of tables.entries()) {
+    let rows = image.get(collection);
+    if (!rows) image.set(collection, (rows = []));
+    rows.push(row);
+  }
+  return image;
+}
+
 /**
  * Creates the embedded store over an unstorage instance: every record in memory with indexes
  * (reads never touch the disk), transactions one at a time, each commit one fsynced journal line
@@ -53,26 +89,10 @@ export interface EmbeddedStore extends Store {
  * ```
  */
 export async function createEmbeddedStore(options: EmbeddedStorageOptions): Promise<EmbeddedStore> {
-  const { storage, journalDir, syncBase } = options;
+  const { storage, syncBase } = options;
   const tables = new Tables();
-
-  // Recovery: the newest complete snapshot, then every journalled transaction after it, in order.
-  const snapshot = await loadSnapshot(storage);
-  for (const [collection, row] of snapshot?.rows ?? []) tables.put(collection, row.id, row);
-  let generation = snapshot?.manifest.gen ?? 0;
-  let snapshotBytes = snapshot?.bytes ?? 0;
-  let changed = false;
-  let journal: Journal | null = null;
-  if (journalDir !== undefined) {
-    const from = snapshot?.manifest.segment ?? 1;
-    const { transactions, last, bytes } = await readJournal(journalDir, from);
-    for (const changes of transactions) for (const c of changes) tables.put(c.collection, c.id, c.row);
-    changed = transactions.length > 0;
-    await removeSegments(journalDir, from); // covered by the snapshot (a checkpoint cut short)
-    // Keep appending to the newest segment (its torn tail is cut off) and count what was replayed:
-    // a process killed again and again must not add a segment per start nor restart the count at 0.
-    journal = await Journal.create(journalDir, Math.max(last, from), bytes);
-  }
+  const { journal, ...recovered } = await recover(tables, storage, options.journalDir);
+  let { generation, snapshotBytes, changed } = recovered;
 
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
@@ -95,12 +115,7 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
     // Between two transactions: take an image (records are immutable, so references will do)
     // and switch the journal to a new segment; what the image holds is in the older segments.
     const { image, rotated } = await exclusive(async () => {
-      const image = new Map<Collection, Row[]>();
-      for (const [collection, row] of tables.entries()) {
-        let rows = image.get(collection);
-        if (!rows) image.set(collection, (rows = []));
-        rows.push(row);
-      }
+      const image = imageOf(tables);
       changed = false;
       return { image, rotated: journal ? journal.rotate() : Promise.resolve(0) };
     });

@@ -1,5 +1,5 @@
 import { StoreConflictError } from '@svc-licensing/license-engine';
-import type { ClientLicenseRecords, Collection, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
+import type { ClientLicenseQuery, ClientLicenseRecords, Collection, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
 import type { Change, Row, Tables } from './tables.js';
 
 /** A unit of work in progress: writes go straight to the tables and are remembered for undo and the journal. */
@@ -32,6 +32,8 @@ const shared = (row: Row): Row => {
   return out;
 };
 const byId = (a: Row, b: Row): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** Whether delivery `a` is due before `b` (by due time, then ID). */
+const dueBefore = (a: Row, b: Row): boolean => ((a.dueAt as number) - (b.dueAt as number) || byId(a, b)) < 0;
 
 function matches(row: Row, where: object): boolean {
   for (const field in where) {
@@ -46,9 +48,102 @@ function matchesSearch(row: Row, search: { text: string; fields: readonly string
   return search.fields.some((f) => typeof row[f] === 'string' && (row[f] as string).toLowerCase().includes(needle));
 }
 
+/**
+ * The `limit` pending deliveries due soonest at `now` (by due time, then ID), kept in order while
+ * scanning, without sorting every pending one: a claim runs once per batch of the dispatcher, over
+ * a backlog of thousands.
+ */
+function soonestDue(tables: Tables, now: number, limit: number): Row[] {
+  const want = Math.max(0, limit);
+  const due: Row[] = [];
+  for (const id of want > 0 ? tables.candidates('notificationDeliveries', { state: 'pending' }) : []) {
+    const row = tables.get('notificationDeliveries', id);
+    if (!row || row.state !== 'pending' || typeof row.dueAt !== 'number' || row.dueAt > now) continue;
+    let i = due.length;
+    while (i > 0 && dueBefore(row, due[i - 1]!)) i--;
+    if (i >= want) continue;
+    due.splice(i, 0, row);
+    if (due.length > want) due.pop();
+  }
+  return due;
+}
+
 /** Cursors are the base64url of the last returned id, like the memory store's: opaque and stable under inserts. */
 const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
 const decodeCursor = (cursor: string): string => Buffer.from(cursor, 'base64url').toString('utf8');
+
+/** The rows of `collection` that match `where`, by id. */
+function select(tables: Tables, collection: Collection, where: object): Row[] {
+  const rows: Row[] = [];
+  for (const id of tables.candidates(collection, where as Record<string, unknown>)) {
+    const row = tables.get(collection, id);
+    if (row && matches(row, where)) rows.push(row);
+  }
+  return rows.sort(byId);
+}
+
+/** How many rows of `collection` match `where`. */
+function countMatches(tables: Tables, collection: Collection, where: object): number {
+  let n = 0;
+  for (const id of tables.candidates(collection, where as Record<string, unknown>)) {
+    const row = tables.get(collection, id);
+    if (row && matches(row, where)) n++;
+  }
+  return n;
+}
+
+/** One page of `collection` in id order, and the cursor of the next page (null on the last). */
+function pageRows<C extends Collection>(tables: Tables, collection: C, query: PageQuery<C>): { rows: Row[]; nextCursor: string | null } {
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const desc = query.order === 'desc';
+  const before = (a: string, b: string) => (desc ? a > b : a < b); // a comes first in this order
+  // Keep only the first limit + 1 matches in order (no sort of every match): lists stay fast on big collections.
+  const keep = query.limit + 1;
+  const best: Row[] = [];
+  // Ids mostly arrive in creation order, so walking from the end for `desc` lets the cheap id
+  // test below skip nearly everything once `best` is full. Correct in any order.
+  const ids = [...tables.candidates(collection, (query.where ?? {}) as Record<string, unknown>)];
+  if (desc) ids.reverse();
+  for (const id of ids) {
+    if (after !== null && !before(after, id)) continue;
+    if (best.length === keep && !before(id, best[keep - 1]!.id)) continue;
+    const row = tables.get(collection, id);
+    if (!row || !matches(row, query.where ?? {}) || (query.search && !matchesSearch(row, query.search))) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(best[mid]!.id, id)) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, row);
+    if (best.length > keep) best.pop();
+  }
+  const data = best.slice(0, query.limit);
+  const last = data[data.length - 1];
+  const nextCursor = best.length > query.limit && last ? encodeCursor(last.id) : null;
+  return { rows: data, nextCursor };
+}
+
+/**
+ * The client API's reads in one synchronous pass over the indexes (validate's hot path), each row
+ * handed out by `out` (a private or a shared frozen copy).
+ */
+function clientLicense(tables: Tables, out: (row: Row) => Row, q: ClientLicenseQuery): ClientLicenseRecords {
+  const one = <C extends Collection>(collection: C, row: Row | null | undefined) => (row ? (out(row) as unknown as RecordMap[C]) : null);
+  const product = one('products', tables.get('products', q.productId));
+  const signingKey = one('signingKeys', select(tables, 'signingKeys', { productId: q.productId, status: 'active' })[0]);
+  const license = one('licenses', select(tables, 'licenses', { keyHash: q.keyHash })[0]);
+  if (!license) return { product, license, plan: null, account: null, activation: null, signingKey };
+  return {
+    product,
+    license,
+    plan: one('plans', tables.get('plans', license.planId)),
+    account: one('accounts', tables.get('accounts', license.accountId)),
+    activation: one('activations', select(tables, 'activations', { licenseId: license.id, fingerprint: q.fingerprint })[0]),
+    signingKey,
+  };
+}
 
 /**
  * Opens a transaction over `tables`. The caller guarantees that no other transaction runs until
@@ -78,14 +173,6 @@ export function openTx(tables: Tables, readOnly = false): OpenTx {
     if (!written.has(key)) written.set(key, { collection, id, before: previous });
     tables.put(collection, id, row);
   };
-  const select = (collection: Collection, where: object): Row[] => {
-    const rows: Row[] = [];
-    for (const id of tables.candidates(collection, where as Record<string, unknown>)) {
-      const row = tables.get(collection, id);
-      if (row && matches(row, where)) rows.push(row);
-    }
-    return rows.sort(byId);
-  };
   const checkUnique = (collection: Collection, row: Row) => {
     const clash = tables.table(collection).clash(row);
     if (clash) throw new StoreConflictError(collection, clash);
@@ -97,72 +184,40 @@ export function openTx(tables: Tables, readOnly = false): OpenTx {
       const row = tables.get(collection, id);
       return row ? (out(row) as unknown as RecordMap[C]) : null;
     },
+    async getMany<C extends Collection>(collection: C, ids: readonly string[]) {
+      live();
+      return ids.map((id) => {
+        const row = tables.get(collection, id);
+        return row ? (out(row) as unknown as RecordMap[C]) : null;
+      });
+    },
     async findOne<C extends Collection>(collection: C, where: Where<C>) {
       live();
-      const row = select(collection, where)[0];
+      const row = select(tables, collection, where)[0];
       return row ? (out(row) as unknown as RecordMap[C]) : null;
     },
     async findMany<C extends Collection>(collection: C, where: Where<C>) {
       live();
-      return select(collection, where).map((row) => out(row) as unknown as RecordMap[C]);
+      return select(tables, collection, where).map((row) => out(row) as unknown as RecordMap[C]);
     },
     async count<C extends Collection>(collection: C, where: Where<C>) {
       live();
-      let n = 0;
-      for (const id of tables.candidates(collection, where as Record<string, unknown>)) {
-        const row = tables.get(collection, id);
-        if (row && matches(row, where)) n++;
-      }
-      return n;
+      return countMatches(tables, collection, where);
     },
     async page<C extends Collection>(collection: C, query: PageQuery<C>): Promise<Page<RecordMap[C]>> {
       live();
-      const after = query.cursor ? decodeCursor(query.cursor) : null;
-      const desc = query.order === 'desc';
-      const before = (a: string, b: string) => (desc ? a > b : a < b); // a comes first in this order
-      // Keep only the first limit + 1 matches in order (no sort of every match): lists stay fast on big collections.
-      const keep = query.limit + 1;
-      const best: Row[] = [];
-      // Ids mostly arrive in creation order, so walking from the end for `desc` lets the cheap id
-      // test below skip nearly everything once `best` is full. Correct in any order.
-      const ids = [...tables.candidates(collection, (query.where ?? {}) as Record<string, unknown>)];
-      if (desc) ids.reverse();
-      for (const id of ids) {
-        if (after !== null && !before(after, id)) continue;
-        if (best.length === keep && !before(id, best[keep - 1]!.id)) continue;
-        const row = tables.get(collection, id);
-        if (!row || !matches(row, query.where ?? {}) || (query.search && !matchesSearch(row, query.search))) continue;
-        let lo = 0;
-        let hi = best.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (before(best[mid]!.id, id)) lo = mid + 1;
-          else hi = mid;
-        }
-        best.splice(lo, 0, row);
-        if (best.length > keep) best.pop();
-      }
-      const data = best.slice(0, query.limit);
-      const last = data[data.length - 1];
-      const nextCursor = best.length > query.limit && last ? encodeCursor(last.id) : null;
-      return { data: data.map((row) => out(row) as unknown as RecordMap[C]), nextCursor };
+      const { rows, nextCursor } = pageRows(tables, collection, query);
+      return { data: rows.map((row) => out(row) as unknown as RecordMap[C]), nextCursor };
     },
-    // The client API's reads in one synchronous pass over the indexes (validate's hot path).
-    async readClientLicense(q): Promise<ClientLicenseRecords> {
+    async readClientLicense(q) {
       live();
-      const one = <C extends Collection>(collection: C, row: Row | null | undefined) => (row ? (out(row) as unknown as RecordMap[C]) : null);
-      const product = one('products', tables.get('products', q.productId));
-      const signingKey = one('signingKeys', select('signingKeys', { productId: q.productId, status: 'active' })[0]);
-      const license = one('licenses', select('licenses', { keyHash: q.keyHash })[0]);
-      if (!license) return { product, license, plan: null, account: null, activation: null, signingKey };
-      return {
-        product,
-        license,
-        plan: one('plans', tables.get('plans', license.planId)),
-        account: one('accounts', tables.get('accounts', license.accountId)),
-        activation: one('activations', select('activations', { licenseId: license.id, fingerprint: q.fingerprint })[0]),
-        signingKey,
-      };
+      return clientLicense(tables, out, q);
+    },
+    // Units run one at a time: the due deliveries need no lock (the pending ones are few; the index narrows to them).
+    async dueDeliveries({ now, limit }) {
+      live();
+      const due = soonestDue(tables, now, limit);
+      return due.map((row) => out(row) as unknown as RecordMap['notificationDeliveries']);
     },
     async insert<C extends Collection>(collection: C, record: RecordMap[C]) {
       writable();

@@ -7,7 +7,9 @@ import { MySqlStoreError } from './errors.js';
  * - Closed (the database answers): calls run. A statement without an answer for `suspectAfterMs`,
  *   or a connection failure, starts one probe (a fresh connection and `SELECT 1`, bounded by the
  *   connect timeout and `suspectAfterMs`). A slow query or a lock wait passes the probe and keeps
- *   waiting.
+ *   waiting. A probe that fails while other statements are being answered (any answer, a result
+ *   or a server error, between the probe's start and its failure) does not open the circuit: on a
+ *   starved machine the probe's timers fire late, before the answers already received are read.
  * - Open (a probe failed): every call fails at once with
  *   `store_unavailable`, statements in flight are aborted with `store_timeout`, and a probe runs
  *   every `probeEveryMs` in the background until one succeeds, which closes the circuit.
@@ -19,6 +21,8 @@ export interface Circuit {
   trip(cause: unknown): void;
   /** Something looks wrong (a slow statement, a broken connection, a failed connect): probe now, unless a probe runs. */
   suspect(): void;
+  /** A statement got the database's answer (a result or a server error, not a network failure). */
+  answered(): void;
   /** Registers an in-flight statement's abort; returns the function that unregisters it. */
   track(abort: (error: MySqlStoreError) => void): () => void;
   /** Whether the circuit is open (the database is known down). */
@@ -33,6 +37,8 @@ export function createCircuit(options: { probe: () => Promise<void>; probeEveryM
   let closed = false;
   let lastCause: unknown = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Answers received so far (a probe compares the count at its start and at its failure). */
+  let answers = 0;
   const inFlight = new Set<(error: MySqlStoreError) => void>();
 
   const schedule = () => {
@@ -47,6 +53,7 @@ export function createCircuit(options: { probe: () => Promise<void>; probeEveryM
   const runProbe = () => {
     if (probing || closed) return;
     probing = true;
+    const answersBefore = answers;
     options
       .probe()
       .then(
@@ -54,9 +61,13 @@ export function createCircuit(options: { probe: () => Promise<void>; probeEveryM
           open = false;
           lastCause = null;
         },
-        (error: unknown) => {
-          trip(error);
-        },
+        // Judged once the event loop has read what arrived meanwhile (setImmediate runs after its
+        // poll phase): a probe timer that fired late, after a stall of this process, comes before
+        // the answers already waiting on the sockets, which show the database is answering.
+        (error: unknown) =>
+          new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+            if (open || answers === answersBefore) trip(error);
+          }),
       )
       .finally(() => {
         probing = false;
@@ -85,6 +96,9 @@ export function createCircuit(options: { probe: () => Promise<void>; probeEveryM
       }
     },
     trip,
+    answered() {
+      answers++;
+    },
     suspect() {
       if (!open) runProbe();
     },

@@ -1,5 +1,6 @@
 export { createMySqlStore } from './store.js';
-export type { MySqlStore, MySqlStoreOptions } from './store.js';
+export type { MySqlStore } from './store.js';
+export type { MySqlStoreOptions } from './options.js';
 export { migrate } from './migrate.js';
 export type { MigrateOptions, MigrateResult } from './migrate.js';
 export { MySqlStoreError } from './errors.js';

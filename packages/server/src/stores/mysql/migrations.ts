@@ -1,177 +1,6 @@
-/**
- * The schema, as numbered migrations. A migration is never edited once released: a change is
- * a new migration. Every statement must be safe to run twice (a crash between a statement and
- * the `schema_migrations` row re-runs it), and must be accepted by MySQL 8 and MariaDB 10.11+
- * alike (so: no `CREATE INDEX IF NOT EXISTS`, no `ADD ... IF NOT EXISTS`; keys are declared
- * inside `CREATE TABLE IF NOT EXISTS`).
- *
- * Conventions: every table has `id` as primary key, a `doc` column with the record's JSON, and
- * one column per field the engine filters on (see schema.ts). Identifiers, hashes and e-mails
- * compare byte for byte (`utf8mb4_bin`), as the engine's other stores compare them.
- */
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly statements: readonly string[];
-}
-
-const TABLE_OPTIONS = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin';
-const ID = 'VARCHAR(64)';
-const EMAIL = 'VARCHAR(320)';
-const SHORT = 'VARCHAR(32)';
-const NAME = 'VARCHAR(191)';
-const HASH = 'VARCHAR(128)';
-
-/** A table: `id`, the filter columns, `doc`, then the keys. Column lines start with a backquote. */
-const table = (name: string, lines: string[], idType: string = ID): string => {
-  const columns = lines.filter((l) => l.startsWith('`'));
-  const keys = lines.filter((l) => !l.startsWith('`'));
-  const body = [`\`id\` ${idType} NOT NULL`, ...columns, '`doc` LONGTEXT NOT NULL', 'PRIMARY KEY (`id`)', ...keys];
-  return `CREATE TABLE IF NOT EXISTS \`${name}\` (\n  ${body.join(',\n  ')}\n) ${TABLE_OPTIONS}`;
-};
-
-const fk = (table: string, column: string, parent: string): string =>
-  `CONSTRAINT \`fk_${table}_${column}\` FOREIGN KEY (\`${column}\`) REFERENCES \`${parent}\` (\`id\`)`;
-
-const initial: Migration = {
-  version: 1,
-  name: 'tables, keys and indexes of every collection',
-  statements: [
-    table('accounts', []),
-    table('api_keys', [
-      `\`account_id\` ${ID} NULL`,
-      `\`hash\` ${HASH} NULL`,
-      'UNIQUE KEY `uq_api_keys_hash` (`hash`)',
-      'KEY `ix_api_keys_account` (`account_id`, `id`)',
-      fk('api_keys', 'account_id', 'accounts'),
-    ]),
-    table('products', [
-      `\`account_id\` ${ID} NULL`,
-      'KEY `ix_products_account` (`account_id`, `id`)',
-      fk('products', 'account_id', 'accounts'),
-    ]),
-    table('signing_keys', [
-      `\`account_id\` ${ID} NULL`,
-      `\`product_id\` ${ID} NULL`,
-      `\`kid\` ${SHORT} NULL`,
-      `\`status\` ${SHORT} NULL`,
-      'UNIQUE KEY `uq_signing_keys_product_id_kid` (`product_id`, `kid`)',
-      'KEY `ix_signing_keys_account_product` (`account_id`, `product_id`, `id`)',
-      'KEY `ix_signing_keys_product` (`product_id`, `id`)',
-      'KEY `ix_signing_keys_product_status` (`product_id`, `status`, `id`)',
-      'KEY `ix_signing_keys_kid` (`kid`)',
-      fk('signing_keys', 'account_id', 'accounts'),
-      fk('signing_keys', 'product_id', 'products'),
-    ]),
-    table('plans', [
-      `\`account_id\` ${ID} NULL`,
-      `\`product_id\` ${ID} NULL`,
-      `\`code\` ${NAME} NULL`,
-      'UNIQUE KEY `uq_plans_product_id_code` (`product_id`, `code`)',
-      'KEY `ix_plans_account_product` (`account_id`, `product_id`, `id`)',
-      'KEY `ix_plans_product` (`product_id`, `id`)',
-      'KEY `ix_plans_code` (`code`)',
-      fk('plans', 'account_id', 'accounts'),
-      fk('plans', 'product_id', 'products'),
-    ]),
-    table('customers', [
-      `\`account_id\` ${ID} NULL`,
-      `\`email\` ${EMAIL} NULL`,
-      '`name` TEXT NULL',
-      'UNIQUE KEY `uq_customers_account_id_email` (`account_id`, `email`)',
-      'KEY `ix_customers_account` (`account_id`, `id`)',
-      'KEY `ix_customers_email` (`email`)',
-      fk('customers', 'account_id', 'accounts'),
-    ]),
-    table('licenses', [
-      `\`account_id\` ${ID} NULL`,
-      `\`product_id\` ${ID} NULL`,
-      `\`plan_id\` ${ID} NULL`,
-      `\`customer_id\` ${ID} NULL`,
-      `\`customer_email\` ${EMAIL} NULL`,
-      '`customer_name` TEXT NULL',
-      `\`status\` ${SHORT} NULL`,
-      `\`key_hash\` ${HASH} NULL`,
-      `\`integration_id\` ${ID} NULL`,
-      `\`subscription_id\` ${NAME} NULL`,
-      `\`order_id\` ${NAME} NULL`,
-      'UNIQUE KEY `uq_licenses_key_hash` (`key_hash`)',
-      // Vendor lists: newest first within the account, filtered by product, status, e-mail.
-      'KEY `ix_licenses_account` (`account_id`, `id`)',
-      'KEY `ix_licenses_account_product` (`account_id`, `product_id`, `id`)',
-      'KEY `ix_licenses_account_status` (`account_id`, `status`, `id`)',
-      'KEY `ix_licenses_account_product_status` (`account_id`, `product_id`, `status`, `id`)',
-      'KEY `ix_licenses_account_email` (`account_id`, `customer_email`, `id`)',
-      // Lookups by relation (a customer's licenses, a plan's, a subscription's, an order's).
-      'KEY `ix_licenses_customer` (`customer_id`, `id`)',
-      'KEY `ix_licenses_plan` (`plan_id`, `id`)',
-      'KEY `ix_licenses_integration` (`integration_id`, `id`)',
-      'KEY `ix_licenses_subscription` (`subscription_id`)',
-      'KEY `ix_licenses_order` (`order_id`)',
-      'KEY `ix_licenses_product_status` (`product_id`, `status`, `id`)',
-      'KEY `ix_licenses_customer_email` (`customer_email`)',
-      fk('licenses', 'account_id', 'accounts'),
-      fk('licenses', 'product_id', 'products'),
-      fk('licenses', 'plan_id', 'plans'),
-      fk('licenses', 'customer_id', 'customers'),
-    ]),
-    table('activations', [
-      `\`account_id\` ${ID} NULL`,
-      `\`license_id\` ${ID} NULL`,
-      `\`fingerprint\` ${HASH} NULL`,
-      'UNIQUE KEY `uq_activations_license_id_fingerprint` (`license_id`, `fingerprint`)',
-      'KEY `ix_activations_license` (`license_id`, `id`)',
-      'KEY `ix_activations_account` (`account_id`, `id`)',
-      'KEY `ix_activations_fingerprint` (`fingerprint`)',
-      fk('activations', 'account_id', 'accounts'),
-      fk('activations', 'license_id', 'licenses'),
-    ]),
-    table('integrations', [
-      `\`account_id\` ${ID} NULL`,
-      `\`product_id\` ${ID} NULL`,
-      `\`provider\` ${SHORT} NULL`,
-      `\`environment\` ${SHORT} NULL`,
-      'UNIQUE KEY `uq_integrations_product_id_provider_environment` (`product_id`, `provider`, `environment`)',
-      'KEY `ix_integrations_account_product` (`account_id`, `product_id`, `id`)',
-      'KEY `ix_integrations_account` (`account_id`, `id`)',
-      'KEY `ix_integrations_provider` (`provider`, `environment`)',
-      fk('integrations', 'account_id', 'accounts'),
-      fk('integrations', 'product_id', 'products'),
-    ]),
-    table('provider_customers', [
-      `\`account_id\` ${ID} NULL`,
-      `\`integration_id\` ${ID} NULL`,
-      `\`provider_customer_id\` ${NAME} NULL`,
-      'UNIQUE KEY `uq_provider_customers_integration_id_provider_customer_id` (`integration_id`, `provider_customer_id`)',
-      'KEY `ix_provider_customers_account` (`account_id`, `id`)',
-      'KEY `ix_provider_customers_provider_customer` (`provider_customer_id`)',
-      fk('provider_customers', 'account_id', 'accounts'),
-    ]),
-    table('processed_events', [
-      `\`account_id\` ${ID} NULL`,
-      `\`integration_id\` ${ID} NULL`,
-      `\`event_id\` ${NAME} NULL`,
-      'UNIQUE KEY `uq_processed_events_integration_id_event_id` (`integration_id`, `event_id`)',
-      'KEY `ix_processed_events_account` (`account_id`, `id`)',
-      'KEY `ix_processed_events_event` (`event_id`)',
-      fk('processed_events', 'account_id', 'accounts'),
-    ]),
-    table('audit_events', [
-      `\`account_id\` ${ID} NULL`,
-      `\`license_id\` ${ID} NULL`,
-      `\`type\` ${NAME} NULL`,
-      'KEY `ix_audit_events_account` (`account_id`, `id`)',
-      'KEY `ix_audit_events_account_license` (`account_id`, `license_id`, `id`)',
-      'KEY `ix_audit_events_account_type` (`account_id`, `type`, `id`)',
-      'KEY `ix_audit_events_license` (`license_id`, `id`)',
-      fk('audit_events', 'account_id', 'accounts'),
-    ]),
-    // Short-lived rows keyed by the caller: no foreign keys, so they never wait on a parent row.
-    table('email_reservations', [`\`account_id\` ${ID} NULL`, 'KEY `ix_email_reservations_account` (`account_id`, `id`)']),
-    // Counter IDs are caller-built (`email:<accountId>:<hour>`), hence longer.
-    table('counters', [`\`account_id\` ${ID} NULL`, 'KEY `ix_counters_account` (`account_id`, `id`)'], NAME),
-  ],
-};
+import { EMAIL, HASH, ID, SHORT, TABLE_OPTIONS, addColumnOnce, fk, table } from './ddl.js';
+import type { Migration } from './ddl.js';
+import { initial } from './initial-schema.js';
 
 const rateLimits: Migration = {
   version: 2,
@@ -207,19 +36,6 @@ const rateLimitsInMemory: Migration = {
       ') ENGINE=MEMORY MAX_ROWS=1000000',
   ],
 };
-
-/**
- * Adds a column and its key to an existing table only when the column is missing: MySQL 8 has no
- * `ADD COLUMN IF NOT EXISTS`, so the `ALTER` is chosen from information_schema and run as a
- * prepared statement (accepted by MySQL 8 and MariaDB alike; each statement safe to run twice).
- */
-const addColumnOnce = (table: string, column: string, alter: string): string[] => [
-  `SET @svc_ddl = (SELECT IF(COUNT(*) = 0, '${alter.replace(/'/g, "''")}', 'DO 0') FROM information_schema.COLUMNS ` +
-    `WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '${table}' AND COLUMN_NAME = '${column}')`,
-  'PREPARE svc_ddl FROM @svc_ddl',
-  'EXECUTE svc_ddl',
-  'DEALLOCATE PREPARE svc_ddl',
-];
 
 // Issue 13: dashboard sign-in. Accounts are found by their owner's e-mail (a sign-in request);
 // members, sessions and one-time link tokens are new tables of the account.
@@ -301,5 +117,95 @@ const customerSessions: Migration = {
   ],
 };
 
-/** Every migration, oldest first. */
-export const migrations: readonly Migration[] = [initial, rateLimits, rateLimitsInMemory, sessions, senderDomains, customerSessions];
+// Issue 28: notifications to the vendor. Endpoints belong to the account; deliveries are the
+// transactional outbox, claimed by `due_at` within the pending ones (see due-deliveries.ts). A
+// delivery outlives its endpoint (its log, the 30-day purge): no foreign key to it.
+const notifications: Migration = {
+  version: 40,
+  name: 'webhook endpoints and notification deliveries',
+  statements: [
+    table('webhook_endpoints', [
+      `\`account_id\` ${ID} NULL`,
+      'KEY `ix_webhook_endpoints_account` (`account_id`, `id`)',
+      fk('webhook_endpoints', 'account_id', 'accounts'),
+    ]),
+    table('notification_deliveries', [
+      `\`account_id\` ${ID} NULL`,
+      `\`endpoint_id\` ${ID} NULL`,
+      `\`state\` ${SHORT} NULL`,
+      '`due_at` BIGINT NULL',
+      'KEY `ix_notification_deliveries_account` (`account_id`, `id`)',
+      'KEY `ix_notification_deliveries_endpoint` (`endpoint_id`, `id`)',
+      'KEY `ix_notification_deliveries_endpoint_state` (`endpoint_id`, `state`, `id`)',
+      'KEY `ix_notification_deliveries_due` (`state`, `due_at`, `id`)',
+      'KEY `ix_notification_deliveries_due_at` (`due_at`)',
+      fk('notification_deliveries', 'account_id', 'accounts'),
+    ]),
+  ],
+};
+
+// Issue 28: the log of incoming provider deliveries. One row per group of alike deliveries to an
+// integration within a minute (`group_key`, unique: repeats raise its count). A row outlives its
+// integration until the 30-day purge: no foreign key to it.
+const incomingDeliveries: Migration = {
+  version: 50,
+  name: 'incoming delivery log',
+  statements: [
+    table('incoming_deliveries', [
+      `\`account_id\` ${ID} NULL`,
+      `\`integration_id\` ${ID} NULL`,
+      `\`group_key\` ${HASH} NULL`,
+      'UNIQUE KEY `uq_incoming_deliveries_group_key` (`group_key`)',
+      'KEY `ix_incoming_deliveries_account` (`account_id`, `id`)',
+      'KEY `ix_incoming_deliveries_integration` (`integration_id`, `id`)',
+      fk('incoming_deliveries', 'account_id', 'accounts'),
+    ]),
+  ],
+};
+
+// Issue 25: audit events record their actor; `GET /events?actor=` filters by its kind. Events
+// written before have none (the column stays NULL, as their record's `actorKind` is absent).
+const auditActors: Migration = {
+  version: 55,
+  name: 'actor kind of audit events',
+  statements: [
+    ...addColumnOnce(
+      'audit_events',
+      'actor_kind',
+      `ALTER TABLE \`audit_events\` ADD COLUMN \`actor_kind\` ${SHORT} NULL, ADD KEY \`ix_audit_events_account_actor_kind\` (\`account_id\`, \`actor_kind\`, \`id\`)`,
+    ),
+  ],
+};
+
+// Issue 29: the entries of products' signed revocation lists (RVL1). A product's list reads all its
+// entries (`product_id`); the list's seq and instant live in the product's record.
+const revocationEntries: Migration = {
+  version: 56,
+  name: 'revocation list entries',
+  statements: [
+    table('revocation_entries', [
+      `\`account_id\` ${ID} NULL`,
+      `\`product_id\` ${ID} NULL`,
+      `\`license_id\` ${ID} NULL`,
+      'KEY `ix_revocation_entries_account` (`account_id`, `id`)',
+      'KEY `ix_revocation_entries_product` (`product_id`, `id`)',
+      'KEY `ix_revocation_entries_license` (`license_id`, `id`)',
+      fk('revocation_entries', 'account_id', 'accounts'),
+    ]),
+  ],
+};
+
+/**
+ * The schema, as numbered migrations. A migration is never edited once released: a change is
+ * a new migration. Every statement must be safe to run twice (a crash between a statement and
+ * the `schema_migrations` row re-runs it), and must be accepted by MySQL 8 and MariaDB 10.11+
+ * alike (so: no `CREATE INDEX IF NOT EXISTS`, no `ADD ... IF NOT EXISTS`; keys are declared
+ * inside `CREATE TABLE IF NOT EXISTS`).
+ *
+ * Conventions: every table has `id` as primary key, a `doc` column with the record's JSON, and
+ * one column per field the engine filters on (see schema.ts). Identifiers, hashes and e-mails
+ * compare byte for byte (`utf8mb4_bin`), as the engine's other stores compare them.
+ *
+ * Every migration, oldest first.
+ */
+export const migrations: readonly Migration[] = [initial, rateLimits, rateLimitsInMemory, sessions, senderDomains, customerSessions, notifications, incomingDeliveries, auditActors, revocationEntries];

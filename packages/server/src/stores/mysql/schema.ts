@@ -15,6 +15,9 @@ export interface TableMap {
   readonly uniqueKeys: ReadonlyMap<string, string>;
 }
 
+/** A backquoted identifier (only ever a name from the table maps). */
+export const quote = (identifier: string): string => `\`${identifier}\``;
+
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Name of the unique key on `fields` of `table`, as the migrations create it. */
@@ -22,10 +25,10 @@ export const uniqueKeyName = (table: string, fields: readonly string[]): string 
   `uq_${table}_${fields.map(snake).join('_')}`;
 
 function tableMap(collection: Collection): TableMap {
-  const schema: { indexed: readonly string[]; unique: readonly (readonly string[])[]; searchable?: readonly string[] } =
+  const schema: { indexed: readonly string[]; unique: readonly (readonly string[])[]; searchable?: readonly string[]; ranged?: readonly string[] } =
     storeSchema[collection];
   const table = snake(collection);
-  const fields = new Set([...schema.indexed, ...schema.unique.flat(), ...(schema.searchable ?? [])]);
+  const fields = new Set([...schema.indexed, ...schema.unique.flat(), ...(schema.searchable ?? []), ...(schema.ranged ?? [])]);
   fields.delete('id');
   const uniqueKeys = new Map<string, string>([['PRIMARY', 'id']]);
   for (const key of schema.unique) uniqueKeys.set(uniqueKeyName(table, key), key.join(','));
