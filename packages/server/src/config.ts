@@ -1,119 +1,16 @@
 import { join } from 'node:path';
 import type { MailConfig } from './mail/create-mailer.js';
+import { parseNotifyAllowance } from './notifications/allowance.js';
+import type { NotifyAllowance } from './notifications/allowance.js';
+import { booleanValue, ConfigError, optionValue, optionValues, options, requiredValue, type Env, type OptionName } from './config-options.js';
 
 /**
- * The server's configuration: every CLI option, its environment variable and its default, in one
- * table, so the help text and the README list the same names.
+ * The server's configuration: the settings of `serve` (store, mail, Redis, sender domains,
+ * notification allowance) resolved from the options of `config-options.ts`, which it re-exports.
  */
 
-/**
- * A configuration mistake: the CLI prints the message and exits with status 1.
- *
- * @example
- * ```ts
- * try { serveConfig({ port: 'x' }, {}); } catch (error) { if (ConfigError.is(error)) console.error(error.message); }
- * ```
- */
-export class ConfigError extends Error {
-  readonly code = 'config_error' as const;
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-
-  /** Works across module copies, unlike `instanceof`. */
-  static is(error: unknown): error is ConfigError {
-    return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'config_error';
-  }
-}
-
-/** One option: its `--flag`, environment variable, default and help line. */
-export interface OptionSpec {
-  flag: string;
-  env: string;
-  default?: string;
-  help: string;
-  /** A switch: `--flag` alone turns it on; its variable takes true/false, 1/0, yes/no, on/off. */
-  boolean?: true;
-  /** The flag may be given several times (its environment variable: comma-separated). */
-  multiple?: boolean;
-}
-
-/**
- * Every option of every command, by name.
- *
- * @example
- * ```ts
- * options.port.env; // 'SVC_PORT'
- * ```
- */
-export const options = {
-  port: { flag: 'port', env: 'SVC_PORT', default: '8787', help: 'TCP port to listen on (0 picks a free one)' },
-  host: { flag: 'host', env: 'SVC_HOST', default: '127.0.0.1', help: 'address to listen on (0.0.0.0 for every interface)' },
-  data: { flag: 'data', env: 'SVC_DATA_DIR', default: './data', help: 'data folder of the embedded store (created if missing)' },
-  database: { flag: 'database', env: 'SVC_DATABASE_URL', help: 'mysql://user:pass@host:3306/db (MySQL/MariaDB) or memory: instead of --data' },
-  publicUrl: { flag: 'public-url', env: 'SVC_PUBLIC_URL', help: 'public address of the service without /v1 (default http://<host>:<port>), used in webhook URLs' },
-  rateLimitVendor: { flag: 'rate-limit-vendor', env: 'SVC_RATE_LIMIT_VENDOR', default: '5000', help: 'vendor API requests per hour and account' },
-  rateLimitClientKey: { flag: 'rate-limit-client-key', env: 'SVC_RATE_LIMIT_CLIENT_KEY', default: '30', help: 'client API calls per hour, license key and IP address' },
-  rateLimitClientIp: { flag: 'rate-limit-client-ip', env: 'SVC_RATE_LIMIT_CLIENT_IP', default: '600', help: 'client API calls per hour and IP address' },
-  trustProxy: {
-    flag: 'trust-proxy', env: 'SVC_TRUST_PROXY', default: 'false', boolean: true,
-    help: 'count client API calls by the last X-Forwarded-For entry (only behind a reverse proxy you run that sets it)',
-  },
-  redisUrl: { flag: 'redis-url', env: 'SVC_REDIS_URL', help: 'keep rate-limit counters in Redis, shared by every instance: redis://host:6379/0, ?prefix= for the key prefix (default: the database with --database, else memory)' },
-  smtpUrl: { flag: 'smtp-url', env: 'SVC_SMTP_URL', help: 'send e-mails by SMTP: smtp://user:pass@host:587 (STARTTLS), smtps://...:465 (TLS), ?security=none for a local relay' },
-  mailFrom: { flag: 'mail-from', env: 'SVC_MAIL_FROM', default: 'licenses@localhost', help: "sender address of customer e-mails when the vendor's account has none" },
-  outbox: { flag: 'outbox', env: 'SVC_OUTBOX_DIR', help: 'without --smtp-url, e-mails are written as .eml files here (default <data>/outbox, or ./outbox with --database)' },
-  dnsServer: { flag: 'dns-server', env: 'SVC_DNS_SERVER', help: "DNS server(s) that check vendors' sender domains: host[:port], comma-separated (default: the system's)" },
-  mailSpf: { flag: 'mail-spf', env: 'SVC_MAIL_SPF', help: "SPF mechanism vendors add to their sender domain's SPF record (default include:<domain of --mail-from>)" },
-  providerAApiUrl: { flag: 'provider-a-api-url', env: 'SVC_PROVIDER_A_API_URL', help: "provider_a's API base URL, to look up unknown customers with the integration's API key" },
-  name: { flag: 'name', env: 'SVC_ACCOUNT_NAME', help: 'name of the new account' },
-  file: { flag: 'file', env: 'SVC_IMPORT_FILE', help: 'the account export (svc-account-export-v1) to import' },
-  keys: {
-    flag: 'keys', env: 'SVC_IMPORT_KEYS', multiple: true,
-    help: 'a key export (svc-signing-keys-v1) of one product; once per product (environment: comma-separated)',
-  },
-  ownerEmail: { flag: 'owner-email', env: 'SVC_OWNER_EMAIL', help: "e-mail address of the account's owner" },
-  servicePlan: { flag: 'service-plan', env: 'SVC_SERVICE_PLAN', help: "the account's service plan (default: the host's default plan)" },
-  account: { flag: 'account', env: 'SVC_ACCOUNT_ID', help: 'the account ID (acc_...)' },
-} as const satisfies Record<string, OptionSpec>;
-
-/** `SVC_MASTER_KEY`: base64 of 32 bytes; required with --database, generated into the data folder otherwise. */
-export const MASTER_KEY_ENV = 'SVC_MASTER_KEY';
-
-export type OptionName = keyof typeof options;
-export type Env = Record<string, string | undefined>;
-
-/**
- * The value of an option: the flag, else its environment variable, else its default (empty counts as unset).
- *
- * @example
- * ```ts
- * optionValue('port', {}, { SVC_PORT: '9000' }); // '9000'
- * ```
- */
-export function optionValue(name: OptionName, flags: Record<string, unknown>, env: Env): string | undefined {
-  const spec: OptionSpec = options[name];
-  const flag = flags[name];
-  if (typeof flag === 'string' && flag !== '') return flag;
-  const fromEnv = env[spec.env];
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  return spec.default;
-}
-
-/**
- * Like `optionValue`, but missing is an error naming both ways to set it.
- *
- * @example
- * ```ts
- * requiredValue('name', {}, {}); // throws ConfigError: missing --name (or SVC_ACCOUNT_NAME)
- * ```
- */
-export function requiredValue(name: OptionName, flags: Record<string, unknown>, env: Env): string {
-  const value = optionValue(name, flags, env);
-  if (value === undefined) throw new ConfigError(`missing --${options[name].flag} (or ${options[name].env})`);
-  return value;
-}
+export { booleanValue, ConfigError, MASTER_KEY_ENV, optionValue, optionValues, options, requiredValue } from './config-options.js';
+export type { Env, OptionName, OptionSpec } from './config-options.js';
 
 /** Where the records live. */
 export type StoreChoice = { kind: 'embedded'; dataDir: string } | { kind: 'memory' } | { kind: 'mysql'; url: string };
@@ -241,22 +138,6 @@ export interface ServeConfig {
   trustProxy: boolean;
 }
 
-/**
- * A switch's value: `true` from a bare flag, else its variable (true/false, 1/0, yes/no, on/off).
- *
- * @example
- * ```ts
- * booleanValue('trustProxy', {}, { SVC_TRUST_PROXY: '1' }); // true
- * ```
- */
-export function booleanValue(name: OptionName, flags: Record<string, unknown>, env: Env): boolean {
-  if (flags[name] === true) return true;
-  const text = (optionValue(name, flags, env) ?? 'false').toLowerCase();
-  if (['true', '1', 'yes', 'on'].includes(text)) return true;
-  if (['false', '0', 'no', 'off'].includes(text)) return false;
-  throw new ConfigError(`${options[name].env} must be true or false, got ${JSON.stringify(text)}`);
-}
-
 function positiveInteger(name: OptionName, flags: Record<string, unknown>, env: Env): number {
   const text = requiredValue(name, flags, env);
   if (!/^[1-9]\d{0,9}$/.test(text)) throw new ConfigError(`--${options[name].flag} must be a positive whole number, got ${JSON.stringify(text)}`);
@@ -296,6 +177,21 @@ export function serveConfig(flags: Record<string, unknown>, env: Env): ServeConf
   };
 }
 
+/**
+ * `--sweep-leases`: seconds between two sweeps of lapsed floating leases, or 0 (the default) for no
+ * sweeper (docs/floating-seats.md, "The sweeper").
+ *
+ * @example
+ * ```ts
+ * leaseSweepSeconds({ sweepLeases: '300' }, {}); // 300
+ * ```
+ */
+export function leaseSweepSeconds(flags: Record<string, unknown>, env: Env): number {
+  const text = requiredValue('sweepLeases', flags, env);
+  if (!/^(0|[1-9]\d{0,7})$/.test(text)) throw new ConfigError(`--${options.sweepLeases.flag} must be a whole number of seconds (0: off), got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 /** How `serve` checks sender domains: the DNS servers (empty: the system's) and the SPF mechanism to publish. */
 export interface SenderDomainConfig {
   dnsServers: string[];
@@ -327,16 +223,17 @@ export function senderDomainConfig(flags: Record<string, unknown>, env: Env, fro
 }
 
 /**
- * The values of a repeatable option: every `--flag`, else its environment variable split at commas.
+ * Resolves `--notify-allow` (or `SVC_NOTIFY_ALLOW`): hosts, addresses and CIDR ranges exempt from
+ * the notification endpoints' https and public-address rules; each flag may hold several,
+ * comma-separated.
  *
  * @example
  * ```ts
- * optionValues('keys', { keys: ['a.json', 'b.json'] }, {}); // ['a.json', 'b.json']
+ * notifyAllowance({}, { SVC_NOTIFY_ALLOW: 'hooks.internal,10.0.0.0/8' }).entries; // ['hooks.internal', '10.0.0.0/8']
  * ```
  */
-export function optionValues(name: OptionName, flags: Record<string, unknown>, env: Env): string[] {
-  const flag = flags[name];
-  if (Array.isArray(flag) && flag.length > 0) return flag.filter((v): v is string => typeof v === 'string' && v !== '');
-  const fromEnv = env[options[name].env];
-  return fromEnv ? fromEnv.split(',').map((v) => v.trim()).filter((v) => v !== '') : [];
+export function notifyAllowance(flags: Record<string, unknown>, env: Env): NotifyAllowance {
+  const parsed = parseNotifyAllowance(optionValues('notifyAllow', flags, env));
+  if (!parsed.ok) throw new ConfigError(`--${options.notifyAllow.flag}: ${parsed.message}`);
+  return parsed.allowance;
 }

@@ -31,7 +31,8 @@ export type { EmbeddedStore, EmbeddedStorageOptions, EmbeddedDataDirOptions } fr
 export { resolveMasterKey, parseMasterKey } from './master-key.js';
 export type { MasterKeySource, ResolveMasterKeyOptions } from './master-key.js';
 export { ConfigError } from './config.js';
-export { ensureInitialAccount } from './initial-account.js';
+export { ensureInitialAccount, INITIAL_ACCOUNT_PLACEHOLDERS } from './initial-account.js';
+export type { InitialAccountInput } from './initial-account.js';
 export { createWebhookRoutes, WEBHOOK_BODY_LIMIT } from './routes/webhooks.js';
 export type { WebhookRouteOptions, WebhookReply } from './routes/webhooks.js';
 export { createKeyEmailSender } from './key-email.js';

@@ -42,10 +42,11 @@ export interface KeyEmailSender {
   send(input: { accountId: string; licenseId: string }): Promise<void>;
   /**
    * The server hook (`hooks.sendKeyEmail`): `reserved: true` when the engine already holds the
-   * reservation (`createLicense` with `sendEmail`): the e-mail is sent and a failure is reported to
-   * `onSendError` only, since the license exists; otherwise as `send`.
+   * reservation (`createLicense` with `sendEmail`, the portal's resend): the e-mail is sent and a
+   * failure is reported to `onSendError` only, since the license exists, or also thrown as
+   * `internal_error` with `mustSend`; otherwise as `send`.
    */
-  hook(input: { accountId: string; licenseId: string; reserved?: boolean }): Promise<void>;
+  hook(input: { accountId: string; licenseId: string; reserved?: boolean; mustSend?: boolean }): Promise<void>;
 }
 
 /**
@@ -115,8 +116,11 @@ export function createKeyEmailSender(options: KeyEmailSenderOptions): KeyEmailSe
     deliverReserved,
     send,
     async hook(input) {
-      if (input.reserved) await deliverReserved(input.licenseId);
-      else await send(input);
+      if (!input.reserved) return send(input);
+      const outcome = await deliverReserved(input.licenseId);
+      if (!outcome.sent && input.mustSend) {
+        throw new LicensingError('internal_error', 'The license-key e-mail could not be sent; retry later.', { cause: outcome.error });
+      }
     },
   };
 }

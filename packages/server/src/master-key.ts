@@ -8,7 +8,9 @@ import { ConfigError, MASTER_KEY_ENV } from './config.js';
 export const MASTER_KEY_FILE = 'master.key';
 
 /**
- * Decodes a master key given as base64 (standard or url alphabet) of exactly 32 bytes.
+ * Decodes a master key given as base64 of exactly 32 bytes: the standard alphabet with or without
+ * its padding (`openssl rand -base64 32`), or base64url. Only the canonical spelling of those bytes
+ * is accepted (no stray characters, no set unused bits), so one key has one text.
  *
  * @example
  * ```ts
@@ -17,7 +19,10 @@ export const MASTER_KEY_FILE = 'master.key';
  */
 export function parseMasterKey(text: string, source: string): Uint8Array {
   const trimmed = text.trim();
-  const bytes = /^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed) ? Buffer.from(trimmed, 'base64') : Buffer.alloc(0);
+  const decoded = /^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed) ? Buffer.from(trimmed, 'base64') : Buffer.alloc(0);
+  const standard = decoded.toString('base64');
+  const canonical = [standard, standard.replace(/=+$/, ''), decoded.toString('base64url')].includes(trimmed);
+  const bytes = canonical ? decoded : Buffer.alloc(0);
   if (bytes.length !== 32) {
     throw new ConfigError(`${source} must be the base64 of 32 random bytes (generate one with: openssl rand -base64 32)`);
   }
@@ -122,7 +127,7 @@ export async function checkMasterKey(store: Store, secrets: SecretBox, source = 
   const signingKey = await store.transaction((tx) => tx.findOne('signingKeys', {}), { readOnly: true });
   if (!signingKey) return;
   try {
-    secrets.decrypt(signingKey.privateKey);
+    secrets.decrypt(signingKey.privateKey, { purpose: 'signing-key', record: signingKey.id });
   } catch {
     throw new ConfigError(
       `the master key (${source}) cannot decrypt the stored secrets (signing key ${signingKey.kid} of product ${signingKey.productId}): ` +

@@ -1,7 +1,8 @@
 // `@svc-licensing/server/mysql`: the MySQL/MariaDB store and its rate-limit windows. A subpath of
 // its own, so the main entry never loads mysql2; every export is listed by name.
 export { createMySqlStore } from './stores/mysql/store.js';
-export type { MySqlStore, MySqlStoreOptions } from './stores/mysql/store.js';
+export type { MySqlStore } from './stores/mysql/store.js';
+export type { MySqlStoreOptions } from './stores/mysql/options.js';
 export { migrate } from './stores/mysql/migrate.js';
 export type { MigrateOptions, MigrateResult } from './stores/mysql/migrate.js';
 export { MySqlStoreError } from './stores/mysql/errors.js';

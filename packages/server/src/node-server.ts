@@ -136,8 +136,9 @@ export async function bindServer(options: ListenOptions): Promise<BoundServer> {
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
-  const close = () =>
-    (closing ??= new Promise<void>((resolve, reject) => {
+  const close = () => {
+    if (closing !== null) return closing;
+    closing = new Promise<void>((resolve, reject) => {
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
       const timer = setTimeout(() => server.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000);
@@ -156,9 +157,12 @@ export async function bindServer(options: ListenOptions): Promise<BoundServer> {
           resolve();
         });
       });
-      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
-      for (const [socket, state] of connections) whenIdle(socket, state);
-    }));
+    });
+    // After `closing` is set, which whenIdle checks: idle connections now get their grace, then end.
+    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+    for (const [socket, state] of connections) whenIdle(socket, state);
+    return closing;
+  };
 
   const onSignal = () => {
     close().then(

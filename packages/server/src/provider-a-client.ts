@@ -12,9 +12,9 @@ export interface ProviderAClientOptions {
   /**
    * API base address per integration environment (no trailing slash needed), e.g.
    * `{ live: 'https://api.provider-a.example', sandbox: 'https://sandbox-api.provider-a.example' }`.
-   * A single string serves both.
+   * A single string serves both; an environment left out has no lookups (see `environments`).
    */
-  baseUrl: string | Readonly<Record<Environment, string>>;
+  baseUrl: string | Readonly<Partial<Record<Environment, string>>>;
   /** Whole-request timeout in milliseconds. Default 5 000. */
   timeoutMs?: number;
   /** Defaults to the global `fetch`. */
@@ -23,9 +23,12 @@ export interface ProviderAClientOptions {
 
 /** Looks up provider_a customers with an integration's read-only API key. */
 export interface ProviderAClient {
+  /** The integration environments it has an API address for: an API key of another environment's integration cannot be used. */
+  readonly environments: readonly Environment[];
   /**
    * The customer, or null when the provider has no customer with this ID (404). Rejects with a
-   * `ProviderAFetchError` on a timeout, a network failure, any other status or an unexpected body.
+   * `ProviderAFetchError` on a timeout, a network failure, any other status or an unexpected body,
+   * and when it has no address for the environment.
    */
   getCustomer(input: { apiKey: string; customerId: string; environment: Environment }): Promise<ProviderACustomer | null>;
 }
@@ -71,16 +74,24 @@ const responseSchema = v.object({
  *
  * @example
  * ```ts
- * const client = createProviderAClient({ baseUrl: 'https://api.provider-a.example', timeoutMs: 3000 });
+ * const client = createProviderAClient({
+ *   baseUrl: { live: 'https://api.provider-a.example', sandbox: 'https://sandbox-api.provider-a.example' },
+ *   timeoutMs: 3000,
+ * });
  * const customer = await client.getCustomer({ apiKey, customerId: 'ctm_01h...', environment: 'live' });
  * customer?.email; // 'ada@example.com'
  * ```
  */
 export function createProviderAClient(options: ProviderAClientOptions): ProviderAClient {
   const timeoutMs = options.timeoutMs ?? 5_000;
+  const bases: Partial<Record<Environment, string>> =
+    typeof options.baseUrl === 'string' ? { sandbox: options.baseUrl, live: options.baseUrl } : { ...options.baseUrl };
+  const environments = (['sandbox', 'live'] as const).filter((e) => typeof bases[e] === 'string' && bases[e] !== '');
   return {
+    environments,
     async getCustomer({ apiKey, customerId, environment }) {
-      const base = typeof options.baseUrl === 'string' ? options.baseUrl : options.baseUrl[environment];
+      const base = bases[environment];
+      if (base === undefined || base === '') throw new ProviderAFetchError(`no provider_a API address for ${environment} integrations`);
       const url = `${base.replace(/\/+$/, '')}/customers/${encodeURIComponent(customerId)}`;
       const doFetch = options.fetch ?? globalThis.fetch;
       let response: Response;

@@ -1,8 +1,9 @@
+import { startRepeating, type RepeatingJob } from './repeating-job.js';
 import type { LicenseEngine, PurgeResult, Store } from '@svc-licensing/license-engine';
 
 /** Options of {@link startPurgeJob}. */
 export interface PurgeJobOptions {
-  engine: Pick<LicenseEngine, 'purgeClosedAccounts'>;
+  engine: Pick<LicenseEngine, 'purgeClosedAccounts'> & Partial<Pick<LicenseEngine, 'purgeOldDeliveries' | 'purgeOldIncomingDeliveries'>>;
   /** The store under the engine: an embedded store is checkpointed after a purge, so its files keep nothing of the account. */
   store: Store & { checkpoint?: () => Promise<void> };
   /** Time between runs; one day by default. The first run starts at once. */
@@ -24,6 +25,9 @@ export interface PurgeJobOptions {
  */
 export async function purgeNow(options: Pick<PurgeJobOptions, 'engine' | 'store'>): Promise<PurgeResult> {
   const result = await options.engine.purgeClosedAccounts();
+  // Notification deliveries and the incoming delivery log are kept 30 days, like everything of a closed account.
+  await options.engine.purgeOldDeliveries?.();
+  await options.engine.purgeOldIncomingDeliveries?.();
   if (result.purged.length > 0 && typeof options.store.checkpoint === 'function') await options.store.checkpoint();
   return result;
 }
@@ -40,32 +44,13 @@ export async function purgeNow(options: Pick<PurgeJobOptions, 'engine' | 'store'
  * await job.stop();
  * ```
  */
-export function startPurgeJob(options: PurgeJobOptions): { stop(): Promise<void>; running(): Promise<void> } {
-  const interval = options.intervalMs ?? 86_400_000;
-  let current: Promise<void> = Promise.resolve();
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let stopped = false;
-  const run = () => {
-    current = purgeNow(options).then(
+export function startPurgeJob(options: PurgeJobOptions): RepeatingJob {
+  const purge = () =>
+    purgeNow(options).then(
       (result) => {
         if (result.purged.length > 0) options.onPurged?.(result);
       },
       (error: unknown) => options.onError?.(error),
     );
-    void current.then(() => {
-      if (!stopped) {
-        timer = setTimeout(run, interval);
-        timer.unref?.();
-      }
-    });
-  };
-  run();
-  return {
-    running: () => current,
-    async stop() {
-      stopped = true;
-      if (timer !== null) clearTimeout(timer);
-      await current;
-    },
-  };
+  return startRepeating(purge, options.intervalMs ?? 86_400_000);
 }

@@ -1,12 +1,16 @@
 // Builds every app of src/<app>/main.tsx into dist/: content-hashed JS and CSS in dist/assets/
-// (chunks shared between apps are emitted once), one dist/<app>/index.html per app that loads its
-// entry from `assets/` (relative, so an app works under any path prefix), dist/manifest.json (what
-// the server serves) and dist/size.json (gzipped size of each app's initial JavaScript).
+// (chunks shared between apps are emitted once), the apps' icon (dist/assets/favicon-<hash>.ico,
+// named in the manifest: the server also answers /favicon.ico with it), one dist/<app>/index.html
+// per app that loads its entry from `assets/` and links the icon (relative, so an app works under
+// any path prefix), dist/manifest.json (what the server serves) and dist/size.json (gzipped size
+// of each app's initial JavaScript).
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { APPS } from './apps.mjs';
+import { faviconIco } from './favicon.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const src = join(root, 'src');
@@ -37,6 +41,12 @@ const result = await build({
   logLevel: 'warning',
 });
 
+// The icon, named by its content like esbuild's files (eight base-32 characters), so it is cached for good.
+const ico = faviconIco();
+const icoHash = createHash('sha256').update(ico).digest().readBigUInt64BE(0).toString(32).toUpperCase().padStart(13, '0').slice(-8);
+const favicon = `favicon-${icoHash}.ico`;
+writeFileSync(join(assets, favicon), ico);
+
 const outputs = result.metafile.outputs;
 const rel = (path) => basename(path);
 /** Every JS file an entry loads before it runs: the entry and its static imports, transitively. */
@@ -52,7 +62,7 @@ function initialJs(entry) {
 }
 
 const escape = (text) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
-const manifest = { apps: {}, assets: readdirSync(assets).sort() };
+const manifest = { apps: {}, assets: readdirSync(assets).sort(), favicon };
 const size = { apps: {} };
 for (const app of apps) {
   const [entry, meta] = Object.entries(outputs).find(([, out]) => out.entryPoint?.endsWith(`${app.name}/main.tsx`));
@@ -67,6 +77,7 @@ for (const app of apps) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <title>${escape(app.title)}</title>
+<link rel="icon" href="assets/${favicon}" sizes="16x16 32x32 48x48">
 ${css ? `<link rel="stylesheet" href="assets/${rel(css)}">\n` : ''}${preload.join('\n')}${preload.length ? '\n' : ''}<script type="module" src="assets/${rel(entry)}"></script>
 </head>
 <body>

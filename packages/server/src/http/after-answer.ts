@@ -6,12 +6,20 @@ const pendingByApp = new WeakMap<object, Set<Promise<void>>>();
 /** Runs `work` after the answer: failures go to `logError`, and {@link settled} waits for it. */
 export type AfterAnswer = (msg: string, work: () => Promise<void>) => void;
 
-/** A tracker for one app's background work; `attach` ties it to the app once it exists. */
+/**
+ * A tracker for one app's background work; `attach` ties it to the app once it exists.
+ *
+ * `work` starts on the next turn of the event loop (`setImmediate`), never inside the handler: the
+ * handler's answer is handed to the socket in the promise jobs that follow it, so a lookup that a
+ * known address makes (the store read, building a link) costs the answer nothing, and known and
+ * unknown addresses answer alike.
+ */
 export function createAfterAnswer(logError: (msg: string, error: unknown) => void): { afterAnswer: AfterAnswer; attach(app: H3): void } {
   const pending = new Set<Promise<void>>();
   return {
     afterAnswer(msg, work) {
-      const running: Promise<void> = work()
+      const running: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(work)
         .catch((error: unknown) => logError(msg, error))
         .finally(() => pending.delete(running));
       pending.add(running);

@@ -1,5 +1,5 @@
 import { getCookie, type H3Event } from 'h3';
-import type { LicenseEngine } from '@svc-licensing/license-engine';
+import type { Actor, LicenseEngine } from '@svc-licensing/license-engine';
 import { ApiError } from './errors.js';
 
 /** RFC 9110: the scheme name is case-insensitive (`bearer`, `BEARER`); the key itself is not. */
@@ -60,14 +60,23 @@ export async function authenticate(event: H3Event, engine: LicenseEngine, public
   return { kind: 'session', accountId: session.accountId, sessionId: session.sessionId, email: session.email, role: session.role };
 }
 
+/** Who a vendor request acts as, for what the engine records (an API key's creator, an audit event's actor). */
+export function actorOf(principal: Principal): Actor {
+  return principal.kind === 'api_key'
+    ? { kind: 'api_key', email: null, apiKeyId: principal.apiKeyId }
+    : { kind: principal.role, email: principal.email, apiKeyId: null };
+}
+
 /**
- * The refusal of an owner-only route for `principal`, or null when it may proceed: an API key is
- * `400 owner_session_required`, a member `403 forbidden`.
+ * The refusal of a route's `access` rule for `principal`, or null when it may proceed. `owner`: an
+ * API key is `400 owner_session_required`, a member `403 forbidden`. `not_member`: the owner's
+ * session or an API key may, a member is `403 forbidden`.
  */
-export function ownerOnlyRefusal(principal: Principal): ApiError | null {
-  if (principal.kind === 'api_key') {
+export function accessRefusal(access: 'owner' | 'not_member' | undefined, principal: Principal): ApiError | null {
+  if (access === undefined) return null;
+  if (access === 'owner' && principal.kind === 'api_key') {
     return new ApiError('owner_session_required', "This operation requires the account owner's dashboard session, not an API key.");
   }
-  if (principal.role !== 'owner') return new ApiError('forbidden', 'Only the account owner can do this; a member cannot.');
+  if (principal.kind === 'session' && principal.role !== 'owner') return new ApiError('forbidden', 'Only the account owner can do this; a member cannot.');
   return null;
 }

@@ -15,3 +15,10 @@ export const CLIENT_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-headers': 'Content-Type',
   'access-control-max-age': '86400',
 };
+
+/** Preflight of the client API's GET (the revocation list), which a page may revalidate with `If-None-Match`. */
+export const CLIENT_GET_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
+  ...CLIENT_PREFLIGHT_HEADERS,
+  'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+  'access-control-allow-headers': 'If-None-Match',
+};

@@ -36,6 +36,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   key_email_in_progress: 409,
   activation_limit: 409,
   release_limit: 409,
+  borrow_limit: 409,
   rate_limited: 429,
   internal_error: 500,
   customer_unknown: 500,
@@ -54,12 +55,15 @@ export class ApiError extends Error {
   readonly code: ApiErrorCode;
   readonly status: number;
   readonly headers: Record<string, string>;
-  constructor(code: ApiErrorCode, message: string, options: { status?: number; headers?: Record<string, string> } = {}) {
+  /** Why, for the request log only (a short code holding no secret), where `code` alone does not say. */
+  readonly reason: string | null;
+  constructor(code: ApiErrorCode, message: string, options: { status?: number; headers?: Record<string, string>; reason?: string } = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = options.status ?? statusForCode(code);
     this.headers = options.headers ?? {};
+    this.reason = options.reason ?? null;
   }
 
   /** Works across module copies, unlike `instanceof`. */
@@ -80,6 +84,8 @@ export interface ErrorReply {
   message: string;
   headers: Record<string, string>;
   internal: unknown;
+  /** For the request log: why (an `ApiError`'s `reason`). */
+  reason?: string;
 }
 
 /**
@@ -94,7 +100,8 @@ export function toErrorReply(error: unknown): ErrorReply {
   // h3 wraps what a handler throws in an `unhandled` HTTPError whose `cause` is the original error.
   const original = HTTPError.isError(error) && error.unhandled === true && error.cause !== undefined ? error.cause : error;
   if (ApiError.is(original)) {
-    return { status: original.status, code: original.code, message: original.message, headers: original.headers, internal: null };
+    const why = original.reason === null || original.reason === undefined ? {} : { reason: original.reason };
+    return { status: original.status, code: original.code, message: original.message, headers: original.headers, internal: null, ...why };
   }
   if (LicensingError.is(original)) {
     // The vendor API's closed code list has no "e-mail in progress": it is a conflict there.
@@ -106,7 +113,7 @@ export function toErrorReply(error: unknown): ErrorReply {
   if (HTTPError.isError(original) && original.unhandled !== true) {
     if (original.status === 404) return reply(404, 'not_found', 'No such route.');
     if (original.status === 405) return reply(404, 'not_found', 'No such route.');
-    if (original.status === 413) return reply(413, 'invalid_request', 'Request body too large.');
+    if (original.status === 413) return { ...reply(413, 'invalid_request', 'Request body too large.'), headers: { connection: 'close' } };
     if (original.status >= 400 && original.status < 500) return reply(400, 'invalid_request', 'Malformed request.');
   }
   return internal(original);

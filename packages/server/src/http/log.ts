@@ -14,6 +14,8 @@ export interface RequestLogLine {
   error?: string;
   /** For `internal_error` only: what went wrong, for the operator. */
   cause?: string;
+  /** Why a request was refused where the code alone does not say (the webhook receiver's failed signature check). */
+  reason?: string;
 }
 
 /** Receives one line per request. */

@@ -3,7 +3,8 @@ import { ApiError } from './errors.js';
 import { toRouterPath, type RouteDef } from './route.js';
 
 /**
- * The `Allow` value of each known path: its routes' methods, `HEAD` where `GET` is (h3 answers it),
+ * The `Allow` value of each known path: its routes' methods, `HEAD` where `GET` is (`createApp`
+ * mounts each GET route's handler for HEAD too, as h3 strips the body),
  * and `OPTIONS` where `preflight` says a CORS preflight is answered.
  */
 export function allowedMethods(routes: readonly RouteDef[], preflight: ReadonlySet<string>): Map<string, string> {

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { normalizeLicenseKey } from '@svc-licensing/cert-format';
 
 /**
  * Where rate-limit counters live. The memory store suits one process; a shared store (Redis,
@@ -114,6 +112,11 @@ export interface RateLimits {
   clientPerKeyAndIp: number;
   /** Client API, per IP address. Spec: 600. */
   clientPerIp: number;
+  /**
+   * Client API calls on floating-plan keys, per IP address (docs/floating-seats.md): 6,000. Their
+   * per key and machine budget follows the plan's lease (`floatingBudgetPerHour`), scaled to `windowMs`.
+   */
+  clientFloatingPerIp: number;
   /** Sign-in link requests (`POST /v1/session/link`) per e-mail address (docs/decisions.md): 5. */
   signInPerEmail: number;
   /** Sign-in link requests per IP address: 30. */
@@ -127,6 +130,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   vendorPerAccount: 5000,
   clientPerKeyAndIp: 30,
   clientPerIp: 600,
+  clientFloatingPerIp: 6000,
   signInPerEmail: 5,
   signInPerIp: 30,
   windowMs: 3_600_000,
@@ -196,9 +200,10 @@ export function rateLimitHeaders(result: RateLimitResult, now: number): Record<s
 }
 
 /**
- * A limiter key for a license key: the SHA-256 of the normalized key (`normalizeLicenseKey`),
- * so the clear key is never kept and differently typed forms of one key share a budget.
+ * The limiter key of a license key from one address: by the key's `hashLicenseKey` (the SHA-256 of
+ * its normalized form), so the clear key is never kept and differently typed forms of one key
+ * share a budget.
  */
-export function licenseKeyBucket(licenseKey: string): string {
-  return createHash('sha256').update(normalizeLicenseKey(licenseKey)).digest('hex');
+export function licenseKeyBucket(keyHash: string, ip: string): string {
+  return `client-key:${keyHash}:${ip}`;
 }

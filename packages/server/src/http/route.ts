@@ -1,11 +1,12 @@
 import type * as v from 'valibot';
 import type { H3Event } from 'h3';
-import type { DnsResolver, LicenseEngine } from '@svc-licensing/license-engine';
+import type { DnsResolver, Environment, LicenseEngine } from '@svc-licensing/license-engine';
 import type { Principal } from './auth.js';
 import type { RateLimits } from './rate-limit.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { Validated } from './validate.js';
 import type { AfterAnswer } from './after-answer.js';
+import type { NotifyAllowance } from '../notifications/allowance.js';
 
 /** Which interface a route belongs to: it decides authentication, rate limits and CORS. */
 export type RouteApi = 'vendor' | 'client' | 'public';
@@ -33,6 +34,10 @@ export interface RouteServices {
   afterAnswer: AfterAnswer;
   /** How sender domains are checked: the DNS port and the SPF mechanism of the service's mail. */
   senderDomains: SenderDomainSettings;
+  /** The operator's `--notify-allow`: what notification endpoint URLs may name besides public https hosts. */
+  notifyAllowance: NotifyAllowance;
+  /** The integration environments whose provider_a API key the webhook receiver can use (an address is configured). */
+  providerAEnvironments: readonly Environment[];
 }
 
 /** Where account e-mails (sign-in links, invitations, reopen links) go out. */
@@ -56,11 +61,13 @@ export interface SenderDomainSettings {
 export interface ServerHooks {
   /**
    * Sends a license-key e-mail. `reserved: true` (after `POST /licenses` with `sendEmail`): the
-   * engine already holds the reservation; send, release, and do not throw (the license exists).
+   * engine already holds the reservation; send, release, and do not throw (the license exists),
+   * unless `mustSend` (the portal's resend, which answers whether it was sent): then a failed send
+   * throws `internal_error` after the release.
    * Otherwise (`send-key`): reserve with the engine, send, release; engine errors propagate.
    * Without this hook no e-mail is sent.
    */
-  sendKeyEmail?: (input: { accountId: string; licenseId: string; reserved?: boolean }) => Promise<void>;
+  sendKeyEmail?: (input: { accountId: string; licenseId: string; reserved?: boolean; mustSend?: boolean }) => Promise<void>;
 }
 
 type Out<S> = S extends v.GenericSchema ? Validated<S> : undefined;
@@ -77,6 +84,18 @@ export interface RouteContext<B, Q> extends RouteServices {
   principal: Principal | null;
   /** The caller's IP address (the socket's, or `X-Forwarded-For` with `trustProxy`). */
   ip: string;
+  /**
+   * Client routes: `hashLicenseKey` of the body's `key`, computed once for the per-key rate limit
+   * and handed to the engine's lookup (null when the body names no key, and on other routes).
+   */
+  keyHash: string | null;
+  /**
+   * Routes with `countsWhileHandled`: settles once the call is counted against its rate limits,
+   * rejects with `429 rate_limited` when it is over one. The handler must not write, answer or
+   * fail before it settles (the engine's `validate` takes it as `admitted`). Null on other routes,
+   * which run once the call is counted.
+   */
+  admitted: Promise<void> | null;
   /** Adds a header to the success response (e.g. `set-cookie`). */
   setHeader(name: string, value: string): void;
 }
@@ -93,15 +112,36 @@ export interface RouteDef {
   query?: v.GenericSchema;
   /** Schema of the success body, for the OpenAPI document only. */
   response?: v.GenericSchema;
+  /**
+   * For the OpenAPI document only: the handler reads the JSON body itself (a signed webhook's
+   * exact bytes), up to `limit` bytes (`413` beyond), instead of a `body` schema.
+   */
+  rawBody?: { description: string; limit: number };
   /** Success status; 200 unless given (201 for creations). */
   status?: number;
   /**
    * `owner`: only the account owner's dashboard session may call it; the pipeline answers an API
    * key `400 owner_session_required` and a member `403 forbidden` before the handler runs.
+   * `not_member`: the owner's session or an API key may call it; a member is `403 forbidden`.
    */
-  access?: 'owner';
+  access?: 'owner' | 'not_member';
+  /**
+   * Every answer (errors included) carries `Cache-Control: no-store`: no browser or proxy cache
+   * keeps it. Always so for `vendor` routes; the customer portal's routes set it.
+   */
+  noStore?: boolean;
+  /**
+   * Client routes: the handler starts while the call is counted against its rate limits (one
+   * round trip to a shared limiter such as Redis), and gets `admitted` to wait for it.
+   */
+  countsWhileHandled?: boolean;
   /** Error codes this route may answer with, documented in the OpenAPI document. */
   errors?: readonly string[];
+  /**
+   * For the OpenAPI document only: the success body is text (`text/plain`, the `response` schema a
+   * string), with an `ETag`; `notModified`: a matching `If-None-Match` answers `304` without a body.
+   */
+  text?: { notModified?: boolean };
   handler: (ctx: RouteContext<any, any>) => Promise<unknown> | unknown;
 }
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { isTimestamp } from '@svc-licensing/license-engine';
+import { LICENSE_STATUSES } from '@svc-licensing/cert-format';
+import { AUDIT_EVENT_TYPES, isTimestamp } from '@svc-licensing/license-engine';
 
 /**
  * Request schemas of the HTTP API. The same schemas validate requests and generate
@@ -22,10 +23,7 @@ const timestamp = v.pipe(
 );
 const locale = v.picklist(['en', 'fr'], 'must be en or fr');
 const cursor = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(512, 'at most 512 characters'));
-const licenseStatus = v.picklist(
-  ['active', 'past_due', 'canceled', 'perpetual', 'expired', 'suspended', 'refunded', 'revoked'],
-  'must be a license status',
-);
+const licenseStatus = v.picklist(LICENSE_STATUSES, 'must be a license status');
 
 /** `?cursor=` of every list. */
 export const PageQuery = v.strictObject({ cursor: v.optional(cursor) });
@@ -38,6 +36,12 @@ export const CreateProductBody = v.strictObject({
 });
 export const UpdateProductBody = v.partial(CreateProductBody);
 
+/** The lease fields of a floating plan (docs/floating-seats.md); the engine refuses them on a machine plan. */
+const leaseFields = {
+  leaseSeconds: v.optional(int(120, 86_400)),
+  maxBorrowDays: v.optional(int(0, 365)),
+  maxBorrowedSeats: v.optional(v.nullable(int(0, 100_000))),
+};
 export const CreatePlanBody = v.strictObject({
   code: v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, 'must be a lowercase slug'), v.maxLength(64, 'at most 64 characters')),
   name: v.optional(name),
@@ -47,6 +51,8 @@ export const CreatePlanBody = v.strictObject({
   maxMajor: v.optional(v.nullable(int(0, 1_000_000))),
   trialDays: v.optional(int(1, 3650)),
   offlineDays: v.optional(v.nullable(offlineDays)),
+  seatMode: v.optional(v.picklist(['machine', 'floating'], 'must be machine or floating')),
+  ...leaseFields,
 });
 export const UpdatePlanBody = v.strictObject({
   name: v.optional(name),
@@ -55,6 +61,7 @@ export const UpdatePlanBody = v.strictObject({
   maxMajor: v.optional(v.nullable(int(0, 1_000_000))),
   trialDays: v.optional(int(1, 3650)),
   offlineDays: v.optional(v.nullable(offlineDays)),
+  ...leaseFields,
 });
 
 export const ListLicensesQuery = v.strictObject({
@@ -87,7 +94,11 @@ export const ListCustomersQuery = v.strictObject({
   q: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
   cursor: v.optional(cursor),
 });
-export const ListEventsQuery = v.strictObject({ license: v.optional(id), cursor: v.optional(cursor) });
+export const ListEventsQuery = v.strictObject({
+  license: v.optional(id),
+  actor: v.optional(v.picklist(['owner', 'member', 'api_key', 'operator', 'customer'], 'must be owner, member, api_key, operator or customer')),
+  cursor: v.optional(cursor),
+});
 
 const provider = v.picklist(['provider_a', 'provider_b'], 'must be provider_a or provider_b');
 const environment = v.picklist(['sandbox', 'live'], 'must be sandbox or live');
@@ -161,6 +172,32 @@ export const ValidateBody = v.object({
   appVersion: v.optional(clientText(100)),
 });
 export const DeactivateBody = v.object({ product: id, key: licenseKey, fingerprint });
+/** `POST /licenses/borrow` (floating plans): `days` is checked against the plan's `maxBorrowDays` by the engine. */
+export const BorrowBody = v.object({
+  product: id,
+  key: licenseKey,
+  fingerprint,
+  days: int(1, 365),
+  name: v.optional(clientText(200)),
+  platform: v.optional(clientText(100)),
+  appVersion: v.optional(clientText(100)),
+});
 
 /** `POST /v1/session/link` and `POST /v1/members`: one e-mail address. */
 export const EmailBody = v.strictObject({ email });
+
+// Notifications to the vendor (issue 28): the URL's safety rules are checked by the route (they
+// depend on the operator's --notify-allow), the rest here and in the engine.
+const eventTypes = v.array(
+  v.picklist(
+    AUDIT_EVENT_TYPES,
+    'must be an event type',
+  ),
+);
+export const CreateWebhookEndpointBody = v.strictObject({
+  url: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(2048, 'at most 2048 characters')),
+  description: v.optional(v.pipe(v.string(), v.maxLength(500, 'at most 500 characters'))),
+  events: v.optional(eventTypes),
+  enabled: v.optional(v.boolean()),
+});
+export const UpdateWebhookEndpointBody = v.partial(CreateWebhookEndpointBody);

@@ -2,8 +2,12 @@ import type { Locale } from '@svc-licensing/license-engine';
 import { escapeHtml } from './_internal/escape-html.js';
 import type { RenderedEmail } from './key-email-template.js';
 
-/** Which account e-mail: a sign-in link, an invitation to join as a member, or the reopen link after closure. */
-export type AccountEmailKind = 'sign_in' | 'invite' | 'reopen' | 'portal_sign_in';
+/**
+ * Which account e-mail: a sign-in link, an invitation to join as a member, the reopen link after
+ * closure, a portal sign-in link, the link confirming a new owner address (to that address), or
+ * the notice that the owner address changed (to the old address; `url` is the dashboard's).
+ */
+export type AccountEmailKind = 'sign_in' | 'invite' | 'reopen' | 'portal_sign_in' | 'owner_email' | 'owner_email_changed';
 
 /** What an account e-mail says. Every value is plain text; the HTML body escapes it. */
 export interface AccountEmailFields {
@@ -14,11 +18,13 @@ export interface AccountEmailFields {
   url: string;
   /** When the link stops working, `YYYY-MM-DDThh:mm:ssZ`. */
   expiresAt: string;
+  /** `owner_email_changed`: the owner's new address. */
+  newAddress?: string;
 }
 
 interface Wording {
   subject(account: string): string;
-  intro(account: string): string;
+  intro(account: string, newAddress: string): string;
   button: string;
   validity(when: string): string;
   ignore: string;
@@ -28,6 +34,38 @@ const when = (locale: Locale, iso: string): string =>
   new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC';
 
 const wordings: Record<AccountEmailKind, Record<Locale, Wording>> = {
+  owner_email: {
+    en: {
+      subject: (a) => `Confirm the new owner address of ${a}`,
+      intro: (a) => `The owner of ${a} asked to make this address the owner address of its licensing account. Open this link to confirm it:`,
+      button: 'Confirm the address',
+      validity: (w) => `The link works once, until ${w}; the address changes only when it is used.`,
+      ignore: 'If you did not expect this, ignore this e-mail: nothing changes without the link.',
+    },
+    fr: {
+      subject: (a) => `Confirmez la nouvelle adresse du propriétaire de ${a}`,
+      intro: (a) => `Le propriétaire de ${a} a demandé que cette adresse devienne celle du propriétaire de son compte de licences. Ouvrez ce lien pour la confirmer :`,
+      button: 'Confirmer l’adresse',
+      validity: (w) => `Le lien ne sert qu’une fois, jusqu’au ${w} ; l’adresse ne change que s’il est utilisé.`,
+      ignore: 'Si vous n’attendiez rien, ignorez cet e-mail : rien ne change sans le lien.',
+    },
+  },
+  owner_email_changed: {
+    en: {
+      subject: (a) => `The owner address of ${a} changed`,
+      intro: (a, n) => `The owner address of the licensing account ${a} is now ${n}: sign-in links and account e-mails go there from now on, no longer to this address.`,
+      button: 'Open the dashboard',
+      validity: () => 'The change was confirmed with a link sent to the new address.',
+      ignore: 'If you did not make this change, contact the operator of the licensing service at once.',
+    },
+    fr: {
+      subject: (a) => `L’adresse du propriétaire de ${a} a changé`,
+      intro: (a, n) => `L’adresse du propriétaire du compte de licences ${a} est désormais ${n} : les liens de connexion et les e-mails du compte y sont envoyés, et non plus à cette adresse.`,
+      button: 'Ouvrir le tableau de bord',
+      validity: () => 'Le changement a été confirmé par un lien envoyé à la nouvelle adresse.',
+      ignore: 'Si vous n’êtes pas à l’origine de ce changement, contactez sans attendre l’opérateur du service de licences.',
+    },
+  },
   sign_in: {
     en: {
       subject: (a) => `Sign in to ${a}`,
@@ -112,14 +150,15 @@ const wordings: Record<AccountEmailKind, Record<Locale, Wording>> = {
 export function renderAccountEmail(fields: AccountEmailFields): RenderedEmail {
   const w = wordings[fields.kind][fields.locale];
   const validity = w.validity(when(fields.locale, fields.expiresAt));
-  const text = [w.intro(fields.accountName), '', fields.url, '', validity, w.ignore, ''].join('\n');
+  const intro = w.intro(fields.accountName, fields.newAddress ?? '');
+  const text = [intro, '', fields.url, '', validity, w.ignore, ''].join('\n');
   const e = escapeHtml;
   const html = [
     '<!doctype html>',
     `<html lang="${fields.locale}">`,
     '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
     '<body style="font-family: sans-serif; line-height: 1.5; color: #222;">',
-    `<p>${e(w.intro(fields.accountName))}</p>`,
+    `<p>${e(intro)}</p>`,
     `<p><a href="${e(fields.url)}" style="display: inline-block; padding: 0.6em 1.2em; background: #1d4ed8; color: #fff; text-decoration: none; border-radius: 4px;">${e(w.button)}</a></p>`,
     `<p style="word-break: break-all; font-size: 0.9em;">${e(fields.url)}</p>`,
     `<p>${e(validity)}<br>${e(w.ignore)}</p>`,

@@ -3,7 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { Mailer, MailMessage } from './mailer.js';
-import { toNodemailerMessage } from './_internal/nodemailer-message.js';
+import { toNodemailerMessage } from './nodemailer-message.js';
 
 export interface FileMailerOptions {
   /** Folder the `.eml` files go to; created when missing. The server uses `<data dir>/outbox`. */

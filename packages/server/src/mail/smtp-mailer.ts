@@ -1,7 +1,7 @@
 import { createTransport } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Mailer, MailMessage } from './mailer.js';
-import { toNodemailerMessage } from './_internal/nodemailer-message.js';
+import { toNodemailerMessage } from './nodemailer-message.js';
 
 /**
  * How the SMTP connection is protected:

@@ -2,7 +2,7 @@ import type { H3 } from 'h3';
 import { CUSTOMER_SESSION_LIFETIMES, type PortalLinkOutcome } from '@svc-licensing/license-engine';
 import type { RouteServices } from '../http/route.js';
 import { portalUrlOf } from '../session/links.js';
-import { PAGE_HEADERS, renderPage, type PageContent } from '../session/page-html.js';
+import { pageResponse as page } from '../session/page-html.js';
 import { crossSite, tokenOf } from '../session/pages.js';
 import { portalCookie } from './cookie.js';
 
@@ -12,8 +12,6 @@ const failures: Record<Exclude<PortalLinkOutcome, { ok: true }>['reason'], { sta
   expired: { status: 410, title: 'This link has expired', text: 'Sign-in links work for 15 minutes. Ask for a new one on the portal.' },
   no_portal: { status: 404, title: 'No portal here', text: 'This vendor does not offer its customer portal on this service.' },
 };
-
-const page = (content: PageContent, status = 200): Response => new Response(renderPage(content), { status, headers: PAGE_HEADERS });
 
 /**
  * Mounts the portal's one-time link page `/portal/{accountId}/sign-in?token=...`: `GET` shows a

@@ -1,4 +1,5 @@
 import type { AccountExport } from '@svc-licensing/license-engine';
+import { AccountExportView } from '../http/export-views.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 
 /**
@@ -38,7 +39,7 @@ export const accountExportRoutes: RouteDef[] = [
     method: 'POST', path: '/v1/account/export', api: 'vendor', tag: 'Account', access: 'owner',
     summary:
       'Export everything the account holds as one svc-account-export-v1 JSON document, streamed (account owner); audited as account.exported',
-    errors: ['not_found'],
+    response: AccountExportView, errors: ['not_found'],
     handler: async ({ engine, accountId }) => exportResponse(await engine.exportAccount(accountId), accountId),
   }),
 ];

@@ -1,6 +1,7 @@
+import { actorOf } from '../http/auth.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
-import { UpdateAccountBody } from '../http/schemas.js';
-import { AccountView, BillingView, UsageView } from '../http/views.js';
+import { EmailBody, UpdateAccountBody } from '../http/schemas.js';
+import { AccountView, BillingView, OwnerEmailChangeView, UsageView } from '../http/views.js';
 import { clearedSessionCookie } from '../session/cookie.js';
 import { mailLink, portalUrlOf } from '../session/links.js';
 
@@ -20,7 +21,20 @@ export const accountRoutes: RouteDef[] = [
     method: 'PATCH', path: '/v1/account', api: 'vendor', tag: 'Account',
     summary: 'Update the account (customerPortal mode svc stands for the service-hosted portal)',
     body: UpdateAccountBody, response: AccountView, errors: ['invalid_request'],
-    handler: async ({ engine, accountId, body, publicBaseUrl }) => withPortalUrl(await engine.updateAccount(accountId, body), publicBaseUrl),
+    handler: async ({ engine, accountId, body, publicBaseUrl, principal }) =>
+      withPortalUrl(await engine.updateAccount(accountId, body, actorOf(principal!)), publicBaseUrl),
+  }),
+  defineRoute({
+    method: 'POST', path: '/v1/account/owner-email', api: 'vendor', tag: 'Account', access: 'owner',
+    summary:
+      "Change the owner's e-mail address (owner only): a one-time link (24 hours) is e-mailed to the new address, and the " +
+      'change applies only when it is used; the old address is then told. A new request replaces the pending one',
+    body: EmailBody, response: OwnerEmailChangeView, status: 202, errors: ['invalid_request', 'conflict'],
+    handler: async (ctx) => {
+      const link = await ctx.engine.requestOwnerEmailChange(ctx.accountId, ctx.body.email);
+      await mailLink(ctx, link, 'owner_email');
+      return { email: link.email, expiresAt: link.expiresAt };
+    },
   }),
   defineRoute({
     method: 'POST', path: '/v1/account/close', api: 'vendor', tag: 'Account', access: 'owner',

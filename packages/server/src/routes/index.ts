@@ -13,6 +13,7 @@ import { memberRoutes } from './members.js';
 import { sessionRoutes } from './session.js';
 import { senderDomainRoutes } from './sender-domain.js';
 import { signingKeyRoutes } from './signing-keys.js';
+import { webhookEndpointRoutes } from './webhook-endpoints.js';
 
 /** Every vendor API route (bearer API key or session cookie, per-account rate limit), and the sign-in link request. */
 export const vendorRoutes: RouteDef[] = [
@@ -30,4 +31,5 @@ export const vendorRoutes: RouteDef[] = [
   ...eventRoutes,
   ...sessionRoutes,
   ...memberRoutes,
+  ...webhookEndpointRoutes,
 ];

@@ -1,6 +1,6 @@
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { CreateLicenseBody, ListLicensesQuery, UpdateLicenseBody } from '../http/schemas.js';
-import { LicenseDetailView, LicenseView, listOf } from '../http/views.js';
+import { LicenseDetailView, LicenseSentView, LicenseView, listOf } from '../http/views.js';
 import { portalUrlOf } from '../session/links.js';
 
 /**
@@ -55,7 +55,7 @@ export const licenseRoutes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/v1/licenses/{id}/send-key', api: 'vendor', tag: 'Licenses',
     summary: "E-mail the license key again, in the license's language; answers the license and `portalUrl`, the customer portal the e-mail links to (null without one)",
-    response: LicenseView, errors: ['not_found', 'conflict', 'account_closed', 'rate_limited'],
+    response: LicenseSentView, errors: ['not_found', 'conflict', 'account_closed', 'rate_limited'],
     handler: async (ctx) => {
       const id = ctx.params.id!;
       if (ctx.hooks.sendKeyEmail) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../http/errors.js';
+import { actorOf } from '../http/auth.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { EmailBody, PageQuery } from '../http/schemas.js';
 import { AcceptedView, DeletedView, PrincipalView, SessionView, SignedOutView, listOf } from '../http/views.js';
@@ -13,7 +14,8 @@ export const sessionRoutes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/v1/session/link', api: 'public', tag: 'Session',
     summary:
-      'E-mail a one-time sign-in link (15 minutes) to this address if it is an account owner or member. ' +
+      'E-mail a one-time sign-in link (15 minutes) to this address if it is an account owner or member, and to the owner of an ' +
+      'account closed less than 30 days ago a new link to reopen it (a day). ' +
       'The answer is the same for any address; rate-limited per address and per IP.',
     body: EmailBody, response: AcceptedView, status: 202, errors: ['invalid_request', 'rate_limited'],
     handler: async (ctx) => {
@@ -24,7 +26,8 @@ export const sessionRoutes: RouteDef[] = [
       ]);
       // Looked up and mailed after the answer, so known and unknown addresses answer alike and as fast.
       ctx.afterAnswer('sign_in_link_failed', async () => {
-        for (const link of await ctx.engine.requestSignInLinks(body.email)) await mailLink(ctx, link, 'sign_in');
+        // The owner of a closed account gets a new reopen link instead (within the 30 days).
+        for (const link of await ctx.engine.requestSignInLinks(body.email)) await mailLink(ctx, link, link.purpose === 'reopen' ? 'reopen' : 'sign_in');
       });
       return { accepted: true };
     },
@@ -44,7 +47,7 @@ export const sessionRoutes: RouteDef[] = [
     response: SignedOutView, errors: ['invalid_request'],
     handler: async ({ engine, principal, publicBaseUrl, setHeader }) => {
       if (principal!.kind !== 'session') throw new ApiError('invalid_request', 'Signing out needs a session; an API key is revoked with DELETE /v1/api-keys/{id}.');
-      await engine.revokeSession(principal!.accountId, principal!.sessionId);
+      await engine.revokeSession(principal!.accountId, principal!.sessionId, actorOf(principal!));
       setHeader('set-cookie', clearedSessionCookie(publicBaseUrl.startsWith('https:')));
       return { signedOut: true };
     },
@@ -63,8 +66,8 @@ export const sessionRoutes: RouteDef[] = [
     method: 'DELETE', path: '/v1/sessions/{id}', api: 'vendor', tag: 'Session', access: 'owner',
     summary: 'Revoke a session of the account at once (owner only)',
     response: DeletedView, errors: ['not_found'],
-    handler: async ({ engine, accountId, params }) => {
-      await engine.revokeSession(accountId, params.id!);
+    handler: async ({ engine, accountId, params, principal }) => {
+      await engine.revokeSession(accountId, params.id!, actorOf(principal!));
       return { id: params.id!, deleted: true };
     },
   }),

@@ -1,3 +1,4 @@
+import { actorOf } from '../http/auth.js';
 import { defineRoute, type RouteDef } from '../http/route.js';
 import { PageQuery } from '../http/schemas.js';
 import { SigningKeyExportView, SigningKeyView, listOf } from '../http/views.js';
@@ -26,7 +27,7 @@ export const signingKeyRoutes: RouteDef[] = [
       "Export every key of the product with its private key (svc-signing-keys-v1): the account owner's session only, " +
       '10 per hour per account, audited as signing_key.exported; the service keeps signing',
     response: SigningKeyExportView, errors: ['not_found', 'rate_limited'],
-    handler: ({ engine, accountId, params }) => engine.exportSigningKeys(accountId, params.id!),
+    handler: ({ engine, accountId, params, principal }) => engine.exportSigningKeys(accountId, params.id!, actorOf(principal!)),
   }),
 ];
 

@@ -1,9 +1,10 @@
 import type { IssuedLink, LinkPurpose } from '@svc-licensing/license-engine';
 import { renderAccountEmail, type AccountEmailKind } from '../mail/account-email-template.js';
 import type { RouteServices } from '../http/route.js';
+import { sendServiceEmail } from '../mail/service-email.js';
 
-/** The page path of each link purpose: `/sign-in?token=...` and `/reopen?token=...`. */
-export const LINK_PATHS: Record<Exclude<LinkPurpose, 'portal_sign_in'>, string> = { sign_in: '/sign-in', reopen: '/reopen' };
+/** The page path of each link purpose: `/sign-in?token=...`, `/reopen?token=...`, `/confirm-owner-email?token=...`. */
+export const LINK_PATHS: Record<Exclude<LinkPurpose, 'portal_sign_in'>, string> = { sign_in: '/sign-in', reopen: '/reopen', owner_email: '/confirm-owner-email' };
 
 /**
  * The customer portal's address for an account: `{publicBaseUrl}/portal/{accountId}/` (the
@@ -46,15 +47,7 @@ export async function mailLink(services: Pick<RouteServices, 'mail' | 'publicBas
     expiresAt: link.expiresAt,
   });
   try {
-    await mail.mailer.send({
-      from: { name: mail.fromName ?? 'Licensing', address: mail.fromAddress },
-      to: { name: '', address: link.email },
-      replyTo: null,
-      subject: rendered.subject,
-      text: rendered.text,
-      html: rendered.html,
-      language: link.locale,
-    });
+    await sendServiceEmail(mail, link.email, { ...rendered, language: link.locale });
   } catch (error) {
     services.logError('account_email_failed', new Error(`the ${kind} e-mail for ${link.accountId} was not accepted: ${(error as Error)?.message ?? String(error)}`));
   }

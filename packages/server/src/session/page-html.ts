@@ -10,13 +10,17 @@ const STYLE =
 
 /**
  * Headers of every link page: a strict CSP (nothing but the page's own hashed style, forms only to
- * this origin, no framing), no caching, no referrer (the URL holds the token).
+ * this origin, no framing), no caching, and `Referrer-Policy: strict-origin`: the URL holds the
+ * token, so a Referer never carries more than the origin, yet the button's form POST carries the
+ * page's real `Origin`. With `no-referrer` a browser sends `Origin: null` on it, which the
+ * same-origin check refuses; over plain http on any host but localhost (no `Sec-Fetch-Site`
+ * either), nobody could sign in.
  */
 export const PAGE_HEADERS: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'strict-origin',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
 };
@@ -29,6 +33,16 @@ export interface PageContent {
   button?: { label: string; token: string };
   /** A link after the paragraphs (e.g. to the dashboard's sign-in page, to ask for a new link). */
   link?: { label: string; href: string };
+}
+
+/**
+ * A link page as the answer: the rendered page with its headers (`PAGE_HEADERS`).
+ *
+ * @example
+ * return pageResponse({ title: 'This link has expired', paragraphs: ['Ask for a new one.'] }, 410);
+ */
+export function pageResponse(content: PageContent, status = 200): Response {
+  return new Response(renderPage(content), { status, headers: PAGE_HEADERS });
 }
 
 /**

@@ -1,14 +1,16 @@
 import type { H3, H3Event } from 'h3';
-import { SESSION_LIFETIMES, type LinkOutcome, type LinkPurpose } from '@svc-licensing/license-engine';
+import { SESSION_LIFETIMES, type LinkOutcome } from '@svc-licensing/license-engine';
 import { isSameOrigin } from '../http/auth.js';
+import { readFormBody } from '../http/body.js';
 import type { RouteServices } from '../http/route.js';
 import { sessionCookie } from './cookie.js';
 import { LINK_PATHS } from './links.js';
-import { PAGE_HEADERS, renderPage, type PageContent } from './page-html.js';
+import { pageResponse as page } from './page-html.js';
 
+/** The largest body a link page's POST takes: its form holds one hidden token field. */
 const FORM_LIMIT = 4096;
 
-const wording: Record<Exclude<LinkPurpose, 'portal_sign_in'>, { title: string; intro: string; button: string }> = {
+const wording: Record<'sign_in' | 'reopen', { title: string; intro: string; button: string }> = {
   sign_in: {
     title: 'Sign in',
     intro: 'Press the button to sign in to the licensing dashboard. The link works once.',
@@ -25,21 +27,18 @@ const failures: Record<Exclude<LinkOutcome, { ok: true }>['reason'], { status: n
   unknown: { status: 404, title: 'This link is not valid', text: 'The link is incomplete or unknown. Copy the whole link from the e-mail, or ask for a new one.' },
   used: { status: 410, title: 'This link was already used', text: 'A link works only once. Ask for a new sign-in link.' },
   expired: { status: 410, title: 'This link has expired', text: 'Sign-in links work for 15 minutes. Ask for a new one.' },
-  account_closed: { status: 403, title: 'The account is closed', text: 'A closed account cannot be signed in to. The owner can reopen it with the link e-mailed at closure.' },
+  account_closed: { status: 403, title: 'The account is closed', text: 'A closed account cannot be signed in to. Within 30 days of the closure, its owner can reopen it: ask for a sign-in link with the owner\'s address, and a link to reopen the account is e-mailed instead.' },
   account_open: { status: 409, title: 'The account is already open', text: 'Nothing to reopen: sign in as usual.' },
 };
 
-function page(content: PageContent, status = 200): Response {
-  return new Response(renderPage(content), { status, headers: PAGE_HEADERS });
-}
-
-/** The token of a link request: from the query string, or from the posted form's `token` field. */
+/**
+ * The token of a link request: from the query string, or from the posted form's `token` field.
+ * A posted body is read only up to `FORM_LIMIT` bytes (`413` beyond, before it is buffered): these
+ * pages are reached before anyone signs in.
+ */
 export async function tokenOf(event: H3Event, form: boolean): Promise<string> {
-  const fromQuery = event.url.searchParams.get('token');
-  if (fromQuery) return fromQuery;
-  if (!form || !(event.req.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded')) return '';
-  const text = await event.req.text().catch(() => '');
-  return text.length > FORM_LIMIT ? '' : (new URLSearchParams(text).get('token') ?? '');
+  const fields = form ? await readFormBody(event, FORM_LIMIT) : null;
+  return event.url.searchParams.get('token') || (fields?.get('token') ?? '');
 }
 
 /**
@@ -77,7 +76,7 @@ export function mountLinkPages(app: H3, services: RouteServices): void {
       const outcome = await services.engine.useLink(await tokenOf(event, true), purpose);
       if (!outcome.ok) {
         const f = failures[outcome.reason];
-        return page({ title: f.title, paragraphs: [f.text], ...(outcome.reason === 'account_closed' ? {} : { link: signInPage }) }, f.status);
+        return page({ title: f.title, paragraphs: [f.text], link: signInPage }, f.status);
       }
       return new Response(null, {
         status: 303,

@@ -15,6 +15,8 @@ export interface WebAssets {
   apps: ReadonlyMap<string, WebFile>;
   /** Files under `assets/` by file name. */
   files: ReadonlyMap<string, WebFile>;
+  /** The apps' icon (a `.ico` of the build), also answered at `/favicon.ico`; null in a build without one. */
+  favicon: WebFile | null;
 }
 
 export interface WebFile {
@@ -27,6 +29,8 @@ export interface WebFile {
 interface Manifest {
   apps: Record<string, { html: string }>;
   assets: string[];
+  /** Name of the icon among `assets`. */
+  favicon?: string;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -78,7 +82,7 @@ export function defaultWebDir(): string | null {
  */
 export function loadWebAssets(dir: string): WebAssets {
   const manifestPath = join(dir, 'manifest.json');
-  if (!existsSync(manifestPath)) throw new Error(`no web build in ${dir} (manifest.json is missing): run pnpm build`);
+  if (!existsSync(manifestPath)) throw new Error(`no web build in ${dir} (manifest.json is missing): run npx -y pnpm@10.34.9 build`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
   const apps = new Map<string, WebFile>();
   for (const [name, app] of Object.entries(manifest.apps)) apps.set(name, readWebFile(join(dir, app.html), 'index.html'));
@@ -87,5 +91,5 @@ export function loadWebAssets(dir: string): WebAssets {
     if (!SAFE_NAME.test(name)) throw new Error(`unexpected asset name in the web manifest: ${JSON.stringify(name)}`);
     files.set(name, readWebFile(join(dir, 'assets', name), name));
   }
-  return { dir, apps, files };
+  return { dir, apps, files, favicon: manifest.favicon === undefined ? null : (files.get(manifest.favicon) ?? null) };
 }

@@ -1,11 +1,11 @@
 import type { H3 } from 'h3';
 import { FastResponse } from 'srvx';
 import { defaultWebDir, loadWebAssets, type WebAssets } from './assets.js';
-import { mountWebApp, type WebMount } from './serve.js';
+import { mountFavicon, mountWebApp, type WebMount } from './serve.js';
 
 export { defaultWebDir, loadWebAssets } from './assets.js';
 export type { WebAssets, WebFile } from './assets.js';
-export { HTML_CACHE, IMMUTABLE_CACHE, mountWebApp, WEB_CSP, WEB_SECURITY_HEADERS } from './serve.js';
+export { HTML_CACHE, IMMUTABLE_CACHE, ICON_CACHE, mountFavicon, mountWebApp, WEB_CSP, WEB_SECURITY_HEADERS } from './serve.js';
 export type { WebMount } from './serve.js';
 
 /** The browser apps the server serves, and where. */
@@ -34,12 +34,14 @@ function assetsIn(dir: string): WebAssets {
   return assets;
 }
 
-/** Mounts every browser app on `h3`; without a build, their pages say how to make one. */
+/** Mounts every browser app on `h3`, and their icon at `/favicon.ico`; without a build, their pages say how to make one. */
 export function mountWebApps(h3: H3, options: WebOptions = {}): void {
   const dir = options.dir ?? defaultWebDir();
   const assets = dir === null ? null : assetsIn(dir);
   const mounts = options.mounts ?? WEB_MOUNTS;
   for (const mount of mounts) mountWebApp(h3, assets, mount);
+  // Browsers ask every origin for /favicon.ico (the link pages, an API answer opened in a tab).
+  mountFavicon(h3, assets);
   // The service's root address leads a person who opens it to the dashboard.
   const dashboard = mounts.find((m) => m.app === 'dashboard');
   if (dashboard) h3.on('GET', '/', () => new FastResponse(null, { status: 302, headers: { location: dashboard.path, 'cache-control': 'no-cache' } }));

@@ -34,6 +34,8 @@ export const WEB_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 /** The HTML names the current hashed files, so it is revalidated on every load. */
 export const HTML_CACHE = 'no-cache';
+/** `/favicon.ico` keeps its name when the icon changes: a day, then revalidated by its ETag. */
+export const ICON_CACHE = 'public, max-age=86400';
 
 /** esbuild's `[name]-[hash]` names: eight base-32 characters before the extension. */
 const HASHED = /-[A-Z0-9]{8}\.[a-z0-9.]+$/;
@@ -56,6 +58,11 @@ function notFound(): Response {
   return new FastResponse('Not found\n', { status: 404, headers: { ...WEB_SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': HTML_CACHE } });
 }
 
+/** Answers `GET /favicon.ico` with the build's icon (404 without one). */
+export function mountFavicon(h3: H3, assets: WebAssets | null): void {
+  h3.on('GET', '/favicon.ico', (event) => (assets?.favicon ? answer(event, assets.favicon, ICON_CACHE) : notFound()));
+}
+
 /**
  * Serves a built app: `GET <path>` is its HTML (no-cache), `GET <path>assets/<file>` a file of
  * the build (immutable when content-hashed), `<path>` without its slash redirects to it. Without a
@@ -75,7 +82,7 @@ export function mountWebApp(h3: H3, assets: WebAssets | null, mount: WebMount): 
     }
     const html = assets?.apps.get(mount.app);
     if (!html) {
-      return new FastResponse(`The ${mount.app} app is not built: run pnpm build (it builds @svc-licensing/web before the server).\n`, {
+      return new FastResponse(`The ${mount.app} app is not built: run npx -y pnpm@10.34.9 build (it builds @svc-licensing/web before the server).\n`, {
         status: 503,
         headers: { ...WEB_SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': HTML_CACHE },
       });

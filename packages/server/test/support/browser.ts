@@ -31,10 +31,14 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** Launches Chromium with one context and page; every console error or CSP refusal is recorded. */
-export async function openBrowser(): Promise<BrowserSession> {
+/**
+ * Launches Chromium with one context and page; every console error or CSP refusal is recorded.
+ * `hostResolverRules` (Chromium's `--host-resolver-rules`, e.g. `MAP svc.lan 127.0.0.1`) reaches
+ * a local server by a name Chromium treats as any other host: not localhost, not a secure context.
+ */
+export async function openBrowser(options: { hostResolverRules?: string } = {}): Promise<BrowserSession> {
   webBuildFile('manifest.json'); // fails clearly without a build
-  const browser = await launchChromium();
+  const browser = await launchChromium(options.hostResolverRules ? [`--host-resolver-rules=${options.hostResolverRules}`] : []);
   const context = await browser.newContext({ viewport: VIEWPORTS.desktop, locale: 'en-GB', timezoneId: 'Europe/Paris' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await context.newPage();
@@ -52,6 +56,11 @@ export async function openBrowser(): Promise<BrowserSession> {
     problems.push(`console: ${text}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  // A file the browser asks for by itself (the icon of the tab) that is missing: every page would log it.
+  context.on('response', (response) => {
+    const url = new URL(response.url());
+    if (response.status() === 404 && !url.pathname.includes('/v1/')) problems.push(`404: ${url.pathname}`);
+  });
   return { browser, context, page, problems, origins, close: () => browser.close() };
 }
 
@@ -71,6 +80,56 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   expect(serious, `${label}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
 }
 
+/**
+ * Fails when something of the page is cut off: the page wider than the window, or a box whose
+ * content is wider than it (a table scrolling sideways inside its section). A form field's own
+ * text, text that ends in an ellipsis on purpose and visually hidden boxes (1 px wide) are not.
+ */
+export async function expectNothingCutOff(page: Page, label: string): Promise<void> {
+  const cut = await page.evaluate(() => {
+    const found: string[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > doc.clientWidth) found.push(`the page: ${doc.scrollWidth} px wide in a ${doc.clientWidth} px window`);
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+      const style = getComputedStyle(el);
+      // A field scrolls its own text; an ellipsis ends a text on purpose; a 1 px box is hidden on purpose.
+      if (el.matches('input, textarea, select') || style.overflowX === 'visible' || style.textOverflow === 'ellipsis' || el.clientWidth <= 2) continue;
+      if (el.scrollWidth > el.clientWidth + 1) found.push(`${el.tagName.toLowerCase()}.${el.className}: ${el.scrollWidth} px of content in ${el.clientWidth} px (${el.textContent?.slice(0, 60)})`);
+    }
+    return found;
+  });
+  expect(cut, `${label}: something is cut off`).toEqual([]);
+}
+
+/**
+ * Fails when an ID (`code.id`) is broken over two lines or has no copy button beside it, or when an
+ * address (`.address`) wraps anywhere but right after a `/`, `?`, `&` or `=`.
+ */
+export async function expectIdsWhole(page: Page, label: string): Promise<void> {
+  const broken = await page.evaluate(() => {
+    const found = Array.from(document.querySelectorAll<HTMLElement>('code.id'))
+      .filter((el) => el.getClientRects().length > 1 || el.closest('.id-copy')?.querySelector('button') == null)
+      .map((el) => `${el.textContent} (ID)`);
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('.address'))) {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      let before: { top: number; char: string } | null = null;
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (let i = 0; i < text.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const top = range.getBoundingClientRect().top;
+          if (before && top > before.top + 2 && !'/?&='.includes(before.char)) found.push(`${el.textContent} (address wrapped after "${before.char}")`);
+          before = { top, char: text[i]! };
+        }
+      }
+    }
+    return found;
+  });
+  expect(broken, `${label}: IDs or addresses broken inside a part, or IDs without a copy button`).toEqual([]);
+}
+
 /** Saves a full-page screenshot as `artifacts/screenshots/<name>.png`. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -80,18 +139,22 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 /**
- * Looks at the page as a person would at both widths: accessible (axe), nothing wider than a
- * 375 px screen, screenshots of both; then back to the desktop width. `full: false` (the same
- * pages on a second store) keeps the desktop axe run and the 375 px width check only.
+ * Looks at the page as a person would at both widths: accessible (axe), nothing cut off on a
+ * desktop, nothing wider than a 375 px screen and every ID whole there, screenshots of both; then
+ * back to the desktop width. `full: false` (the same pages on a second store) keeps the desktop axe
+ * run and the width checks only.
  */
 export async function inspectPage(page: Page, name: string, options: { full?: boolean } = {}): Promise<void> {
   const full = options.full !== false;
   await expectAccessible(page, name);
+  await expectNothingCutOff(page, `${name} (1280 px)`);
   if (full) await screenshot(page, `${name}-desktop`);
   await page.setViewportSize(VIEWPORTS.phone);
   try {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${name} is wider than a 375 px screen`).toBeLessThanOrEqual(0);
+    await expectNothingCutOff(page, `${name} (375 px)`);
+    await expectIdsWhole(page, `${name} (375 px)`);
     if (full) {
       await expectAccessible(page, `${name} (375 px)`);
       await screenshot(page, `${name}-phone`);

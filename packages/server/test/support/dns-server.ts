@@ -2,8 +2,8 @@ import { Packet, createServer } from 'dns2';
 
 /**
  * A real DNS server on 127.0.0.1 (UDP and TCP on the same free port, so a truncated answer is
- * retried over TCP) answering TXT queries from a zone the test fills: an unknown name is
- * NXDOMAIN, a known name without TXT records is an empty answer.
+ * retried over TCP) answering TXT, A and AAAA queries from a zone the test fills: an unknown name
+ * is NXDOMAIN, a known name without records of the type asked is an empty answer.
  */
 export interface TestDnsServer {
   /** `127.0.0.1:<port>`, for a `Resolver`'s `setServers`. */
@@ -11,6 +11,8 @@ export interface TestDnsServer {
   port: number;
   /** Replaces the TXT records of `name` (each record as its character strings; one string is fine below 256 bytes). */
   setTxt(name: string, records: (string | string[])[]): void;
+  /** Replaces the A and AAAA records of `name` (IPv4 and IPv6 addresses, mixed). */
+  setAddresses(name: string, addresses: string[]): void;
   /** Removes every record of `name`. */
   remove(name: string): void;
   /** Names asked for, in order (lowercase, without the trailing dot). */
@@ -37,6 +39,7 @@ interface TcpServer {
 
 export async function startDnsServer(): Promise<TestDnsServer> {
   const zone = new Map<string, string[][]>();
+  const hosts = new Map<string, string[]>();
   const queries: string[] = [];
   const open = async () => {
     const server = createServer({
@@ -48,12 +51,20 @@ export async function startDnsServer(): Promise<TestDnsServer> {
           const name = question.name.toLowerCase().replace(/\.$/, '');
           queries.push(name);
           const records = zone.get(name);
-          if (records === undefined) {
+          const addresses = hosts.get(name);
+          if (records === undefined && addresses === undefined) {
             response.header.rcode = 3; // NXDOMAIN
             continue;
           }
+          if (question.type === Packet.TYPE.A || question.type === Packet.TYPE.AAAA) {
+            const v6 = question.type === Packet.TYPE.AAAA;
+            for (const address of (addresses ?? []).filter((a) => a.includes(':') === v6)) {
+              response.answers.push({ name: question.name, type: question.type, class: Packet.CLASS.IN, ttl: 1, address } as never);
+            }
+            continue;
+          }
           if (question.type !== Packet.TYPE.TXT) continue;
-          for (const data of records) {
+          for (const data of records ?? []) {
             response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 1, data } as never);
           }
         }
@@ -99,8 +110,12 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     setTxt(name, records) {
       zone.set(name.toLowerCase(), records.map((r) => (Array.isArray(r) ? r : txtChunks(r))));
     },
+    setAddresses(name, addresses) {
+      hosts.set(name.toLowerCase(), [...addresses]);
+    },
     remove(name) {
       zone.delete(name.toLowerCase());
+      hosts.delete(name.toLowerCase());
     },
     close: async () => {
       if (!closing) {

@@ -1,26 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { afterEach } from 'vitest';
-import {
-  createIdGenerator,
-  createLicenseEngine,
-  createMemoryStore,
-  createSecretBox,
-  cryptoRandom,
-  DEFAULT_SERVICE_PLANS,
-  type ServicePlanTable,
-  type Store,
-} from '@svc-licensing/license-engine';
+/**
+ * The payment suites' vendor on the matrix harness: one account with a product, plans and a
+ * provider_a and a provider_b integration mapping the fixtures' prices, webhooks signed as the
+ * providers sign them, and a real SMTP server receiving the key e-mails. The app, store and clock
+ * are the harness's ({@link createHarness}), so these suites run on the embedded store and MariaDB.
+ */
+import { type ServicePlanTable } from '@svc-licensing/license-engine';
 import { signProviderA, signProviderB } from '@svc-licensing/provider-webhooks';
-import { createApp, listen, type RequestLogger } from '../../src/index.js';
-import { createKeyEmailSender } from '../../src/key-email.js';
-import { createSmtpMailer } from '../../src/mail/smtp-mailer.js';
-import { createProviderAClient } from '../../src/provider-a-client.js';
-import { createWebhookRoutes } from '../../src/routes/webhooks.js';
+import type { RequestLogger } from '../../src/index.js';
 import { fixtureJson, readFixture } from '../../../../fixtures/index.js';
+import { afterTest, createHarness, type Answer, type Harness, type Setup } from './harness.js';
 import { startSmtpCapture, type SmtpCapture } from './smtp-capture.js';
+import type { TestStoreOptions } from './stores.js';
 
+export type { Answer, Setup } from './harness.js';
 export type Provider = 'provider_a' | 'provider_b';
-export type Mode = 'in-process' | 'node-server';
 
 /** Prices of the provider_a fixtures and variants of the provider_b fixtures. */
 export const PRICES = {
@@ -31,15 +24,12 @@ export const SECRET_A = 'pdl_ntfset_test_secret_a';
 export const SECRET_B = 'ls_test_secret_b';
 export const PROVIDER_A_API_KEY = 'pdl_apikey_read_customers';
 
-export interface Answer<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
 export interface World {
-  clock: { now(): number; set(iso: string): void; advance(ms: number): void };
-  engine: ReturnType<typeof createLicenseEngine>;
+  clock: Harness['clock'];
+  /** The engine of the app now serving. */
+  readonly engine: Harness['engine'];
+  /** The harness under the world (store, restart, log lines). */
+  harness: Harness;
   smtp: SmtpCapture;
   accountId: string;
   productId: string;
@@ -51,7 +41,7 @@ export interface World {
   /**
    * Signs `body` (a fixture name, or a JSON object/string) as the provider would and POSTs it to the
    * receiver. `signature: null` sends no signature header; `secret` signs with another secret;
-   * `peer` posts it to the peer server (`WorldOptions.peerStore`).
+   * `peer` posts it to the peer server (`WorldOptions.peer`).
    */
   deliver<T = any>(
     provider: Provider,
@@ -67,100 +57,62 @@ export interface World {
 }
 
 export interface WorldOptions {
-  mode?: Mode;
   /** Service plan of the vendor account (default `unlimited`). */
   servicePlan?: string;
   servicePlans?: ServicePlanTable;
   /** Base URL of the provider_a customer API; without it no lookup is made. */
-  providerAApiUrl?: string;
+  providerAApiUrl?: string | Partial<Record<'sandbox' | 'live', string>>;
   /** Whether the provider_a integration has an API key (default false). */
   providerAApiKey?: boolean;
   defaultLocale?: 'en' | 'fr';
   /** Save the webhook secrets when creating the integrations (default true). */
   secrets?: boolean;
-  /** The engine's store (default: a fresh memory store). The caller closes it. */
-  store?: Store;
   /**
-   * A second server on this store, as another process would run it (own engine and app, same
-   * clock, same SMTP server): e.g. a second MySQL store on the same database. `deliver(...,
-   * { peer: true })` goes to it. The caller closes the store.
+   * A second server on the same records, as another process would run it (own engine and app,
+   * same clock, same SMTP server): on MariaDB a second MySQL store on the same database, on the
+   * embedded store the same store. `deliver(..., { peer: true })` goes to it.
    */
-  peerStore?: Store;
-  /** The app's request log (default: none). */
+  peer?: boolean;
+  /** How the store is opened (MySQL pool size, retries). */
+  store?: TestStoreOptions;
+  /** The app's request log (default: the harness's `logLines`). */
   log?: RequestLogger;
 }
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of cleanups.splice(0).reverse()) await close();
-});
 
 /**
  * A vendor with one product ("Acme Editor", plans `pro` and `team` (subscriptions) and `lifetime`
  * (perpetual)), a provider_a and a provider_b integration mapping the fixtures' prices, sender
- * details, and a real SMTP server receiving the key e-mails. The clock starts at the fixtures' time.
+ * details, and a real SMTP server receiving the key e-mails, on a harness of `setup`. The clock
+ * starts at the fixtures' time.
  */
-export async function createWorld(options: WorldOptions = {}): Promise<World> {
-  let time = Date.parse('2024-04-12T10:40:00Z');
-  const clock = {
-    now: () => time,
-    set: (iso: string) => void (time = Date.parse(iso)),
-    advance: (ms: number) => void (time += ms),
-  };
+export async function createWorld(setup: Setup, options: WorldOptions = {}): Promise<World> {
   const smtp = await startSmtpCapture({ starttls: false });
-  cleanups.push(() => smtp.close());
-  let serverUrl: string | null = null;
-  // Both servers decrypt with the same master key, as two processes of one deployment would.
-  const secrets = createSecretBox(new Uint8Array(randomBytes(32)));
-  /** One server (engine, key e-mail sender, app) on `store`; its fetch, in-process or over HTTP. */
-  const serve = async (store: Store) => {
-    const engine = createLicenseEngine({
-      store,
-      clock,
-      random: cryptoRandom,
-      ids: createIdGenerator({ clock, random: cryptoRandom }),
-      secrets,
-      servicePlans: options.servicePlans ?? DEFAULT_SERVICE_PLANS,
-    });
-    const keyEmails = createKeyEmailSender({
-      engine,
-      mailer: createSmtpMailer({ host: '127.0.0.1', port: smtp.port, security: 'none', timeoutMs: 10_000 }),
-      sender: { fromAddress: 'no-reply@svc.test' },
-    });
-    const routes = createWebhookRoutes({
-      keyEmails,
-      clock,
-      ...(options.providerAApiUrl ? { providerA: createProviderAClient({ baseUrl: options.providerAApiUrl, timeoutMs: 2_000 }) } : {}),
-    });
-    const app = createApp({
-      engine,
-      publicBaseUrl: 'https://licensing.example.test',
-      clock,
-      log: options.log ?? false,
+  // Registered before the harness, so it closes after the harness's servers.
+  afterTest(() => smtp.close());
+  const h = await createHarness(
+    setup,
+    {
       limits: { vendorPerAccount: 1_000_000, clientPerIp: 1_000_000, clientPerKeyAndIp: 1_000_000 },
-      hooks: { sendKeyEmail: keyEmails.hook },
-      routes,
-    });
-    let fetchImpl: (path: string, init?: RequestInit) => Promise<Response>;
-    if ((options.mode ?? 'in-process') === 'in-process') {
-      fetchImpl = async (path, init) => app.fetch(new Request(`http://localhost${path}`, init));
-    } else {
-      const server = await listen(app, { port: 0, host: '127.0.0.1', handleSignals: false });
-      cleanups.push(() => server.close());
-      serverUrl ??= server.url;
-      fetchImpl = (path, init) => fetch(`${server.url}${path}`, init);
-    }
-    return { engine, fetchImpl };
-  };
-  const { engine, fetchImpl } = await serve(options.store ?? createMemoryStore());
-  const peer = options.peerStore ? await serve(options.peerStore) : null;
-  const call = async (path: string, init: RequestInit, via = fetchImpl): Promise<Answer> => {
+      ...(options.log ? { log: options.log } : {}),
+    },
+    {
+      smtp,
+      webhooks: true,
+      startAt: Date.parse('2024-04-12T10:40:00Z'),
+      ...(options.providerAApiUrl ? { providerAApiUrl: options.providerAApiUrl } : {}),
+      ...(options.servicePlans ? { servicePlans: options.servicePlans } : {}),
+      ...(options.store ? { store: options.store } : {}),
+      ...(options.peer ? { peer: true } : {}),
+    },
+  );
+  const { clock } = h;
+  const call = async (path: string, init: RequestInit, via: (path: string, init?: RequestInit) => Promise<Response> = h.fetch): Promise<Answer> => {
     const res = await via(path, init);
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text === '' ? null : JSON.parse(text) };
   };
 
-  const { account, apiKey } = await engine.createAccount({
+  const { account, apiKey } = await h.engine.createAccount({
     name: 'Acme Software',
     ownerEmail: 'owner@acme.test',
     servicePlan: options.servicePlan ?? 'unlimited',
@@ -206,13 +158,16 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
 
   return {
     clock,
-    engine,
+    get engine() {
+      return h.engine;
+    },
+    harness: h,
     smtp,
     accountId: account.id,
     productId: product.id,
     integrationA: integrationA.id,
     integrationB: integrationB.id,
-    serverUrl,
+    serverUrl: h.url,
     api,
     client: (action, body) =>
       call(`/v1/licenses/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
@@ -221,12 +176,12 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       const secret = opts.secret ?? (provider === 'provider_a' ? SECRET_A : SECRET_B);
       if (opts.signature !== null) {
-        if (provider === 'provider_a') headers['provider-a-signature'] = opts.signature ?? signProviderA(raw, secret, Math.floor(time / 1000));
+        if (provider === 'provider_a') headers['provider-a-signature'] = opts.signature ?? signProviderA(raw, secret, Math.floor(clock.now() / 1000));
         else headers['x-signature'] = opts.signature ?? signProviderB(raw, secret);
       }
       const id = opts.integrationId ?? (provider === 'provider_a' ? integrationA.id : integrationB.id);
-      if (opts.peer && !peer) throw new Error('deliver: the world has no peer server (WorldOptions.peerStore)');
-      return call(opts.path ?? `/v1/webhooks/${provider}/${id}`, { method: 'POST', headers, body: raw }, opts.peer ? peer!.fetchImpl : fetchImpl);
+      if (opts.peer && !h.peer) throw new Error('deliver: the world has no peer server (WorldOptions.peer)');
+      return call(opts.path ?? `/v1/webhooks/${provider}/${id}`, { method: 'POST', headers, body: raw }, opts.peer ? h.peer!.fetch : h.fetch);
     },
     async events(type) {
       const all: any[] = [];

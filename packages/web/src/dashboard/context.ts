@@ -1,13 +1,13 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { Session } from '../ui/types.js';
+import type { SignedInPrincipal } from '../ui/types.js';
 
 export const APP_NAME = 'Licensing dashboard';
 
 /** The signed-in session, given to every page. */
-export const SessionContext = createContext<Session | null>(null);
+export const SessionContext = createContext<SignedInPrincipal | null>(null);
 
-export function useSession(): Session {
+export function useSession(): SignedInPrincipal {
   const session = useContext(SessionContext);
   if (session === null) throw new Error('useSession outside a signed-in page');
   return session;

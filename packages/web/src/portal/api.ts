@@ -1,60 +1,50 @@
-import { createApiClient } from '../ui/api.js';
+/**
+ * The portal's endpoints of the public API (`<prefix>/v1/portal/<accountId>/`, with the customer's
+ * portal cookie): one typed function per call, bound to its method, path, request and answer.
+ * Pages call these, never the client.
+ */
+import { createApiClient, path } from '../ui/api.js';
+import type {
+  AcceptedView,
+  OfflineActivationInput,
+  OfflineActivationResult,
+  PortalFacts,
+  PortalLicenseDetail,
+  PortalLicenseView,
+  PortalReleaseView,
+  PortalSessionView,
+  RevealedKeyView,
+  SignedOutView,
+} from '../ui/types.js';
 
 /** The account whose portal this is: the page lives at `<prefix>/portal/<accountId>/`. */
-export const ACCOUNT_ID = decodeURIComponent(location.pathname.split('/').filter((p) => p !== '').at(-1) ?? '');
+const accountId = () => decodeURIComponent(location.pathname.split('/').filter((p) => p !== '').at(-1) ?? '');
 
-/** Listeners told when the API answers 401 (the customer session ended). */
-const signedOutListeners = new Set<() => void>();
+const client = createApiClient({ base: () => new URL(`../../v1/portal/${encodeURIComponent(accountId())}/`, document.baseURI) });
 
-export function onSignedOut(listener: () => void): () => void {
-  signedOutListeners.add(listener);
-  return () => signedOutListeners.delete(listener);
-}
+/** Calls `listener` when the API answers 401 (the customer's session ended); returns the unsubscribe. */
+export const onSignedOut = client.onSignedOut;
 
-/** The portal's client of the public API: `<prefix>/v1/portal/<accountId>/`, with the customer's portal cookie. */
-export const api = createApiClient({
-  base: new URL(`../../v1/portal/${encodeURIComponent(ACCOUNT_ID)}/`, document.baseURI),
-  onUnauthorized: () => {
-    for (const listener of signedOutListeners) listener();
+/** Every endpoint of the portal, by resource: `api.licenses.list()`, `api.session.get()`. */
+export const api = {
+  /** The portal's public facts (the vendor's name and support address); 404 when the account has none here. */
+  portal: {
+    get: () => client.get<PortalFacts>(''),
   },
-});
-
-/** The portal's public facts. */
-export interface Portal {
-  accountId: string;
-  accountName: string;
-  supportEmail: string;
-}
-
-export interface Customer {
-  email: string;
-  accountId: string;
-  expiresAt: string;
-}
-
-export interface PortalLicense {
-  id: string;
-  product: { id: string; name: string };
-  plan: { code: string; name: string };
-  status: string;
-  validUntil: string | null;
-  seats: number;
-  activationLimit: number;
-  activationCount: number;
-}
-
-export interface PortalActivation {
-  id: string;
-  fingerprint: string;
-  name: string | null;
-  platform: string | null;
-  appVersion: string | null;
-  createdAt: string;
-  lastSeenAt: string;
-}
-
-export interface PortalLicenseDetail extends PortalLicense {
-  activations: PortalActivation[];
-  releasesLeft: number;
-  releaseLimit: number;
-}
+  session: {
+    get: () => client.get<PortalSessionView>('session'),
+    signOut: () => client.del<SignedOutView>('session'),
+    requestLink: (email: string) => client.post<AcceptedView>('session/link', { email }),
+  },
+  licenses: {
+    list: () => client.get<{ data: PortalLicenseView[] }>('licenses'),
+    get: (id: string) => client.get<PortalLicenseDetail>(path`licenses/${id}`),
+    revealKey: (id: string) => client.post<RevealedKeyView>(path`licenses/${id}/key`),
+    sendKey: (id: string) => client.post<{ sent: true }>(path`licenses/${id}/send-key`),
+  },
+  activations: {
+    /** Frees one of the customer's machines (bounded per license and 30 days). */
+    release: (id: string) => client.del<PortalReleaseView>(path`activations/${id}`),
+    activateOffline: (input: OfflineActivationInput) => client.post<OfflineActivationResult>('activations/offline', input),
+  },
+};

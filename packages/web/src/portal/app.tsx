@@ -1,24 +1,21 @@
-import { createContext } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../ui/api.js';
 import { Button } from '../ui/components/button.js';
 import { Shell } from '../ui/components/layout.js';
-import { href, navigate, useRoute } from '../ui/router.js';
-import { api, onSignedOut, type Customer, type Portal } from './api.js';
-import { LicensePage } from './pages/license.js';
-import { LicensesPage } from './pages/licenses.js';
-import { OfflinePage } from './pages/offline.js';
+import { StartFailure } from '../ui/components/start-failure.js';
+import { matchRoute, navigate, navigationOf, useRoute, type Route } from '../ui/router.js';
+import type { PortalFacts, PortalSessionView } from '../ui/types.js';
+import { api, onSignedOut } from './api.js';
+import { appNameOf, PortalContext, usePortal } from './context.js';
 import { SignInPage } from './pages/sign-in.js';
-
-/** The vendor whose portal this is, for every page. */
-export const PortalContext = createContext<Portal>({ accountId: '', accountName: '', supportEmail: '' });
+import { ROUTES } from './routes.js';
 
 type State =
   | { kind: 'loading' }
   | { kind: 'no-portal' }
   | { kind: 'error'; message: string }
-  | { kind: 'signed-out'; portal: Portal; reason?: string }
-  | { kind: 'signed-in'; portal: Portal; customer: Customer };
+  | { kind: 'signed-out'; portal: PortalFacts; reason?: string }
+  | { kind: 'signed-in'; portal: PortalFacts; customer: PortalSessionView };
 
 /** The customer portal: the vendor's name, then the sign-in page or the customer's licenses. */
 export function App() {
@@ -26,15 +23,15 @@ export function App() {
   const route = useRoute();
   useEffect(() => {
     const start = async () => {
-      let portal: Portal;
+      let portal: PortalFacts;
       try {
-        portal = await api.get<Portal>('');
+        portal = await api.portal.get();
       } catch (error) {
         setState(ApiError.is(error) && error.status === 404 ? { kind: 'no-portal' } : { kind: 'error', message: (error as Error).message });
         return;
       }
       try {
-        setState({ kind: 'signed-in', portal, customer: await api.get<Customer>('session') });
+        setState({ kind: 'signed-in', portal, customer: await api.session.get() });
       } catch (error) {
         if (ApiError.is(error) && error.status === 401) setState({ kind: 'signed-out', portal });
         else setState({ kind: 'error', message: (error as Error).message });
@@ -47,19 +44,18 @@ export function App() {
   }, []);
 
   if (state.kind === 'loading') return <p class="boot">Loading…</p>;
-  if (state.kind === 'no-portal' || state.kind === 'error') {
+  if (state.kind === 'no-portal') {
     return (
-      <main class="center-page" id="main">
-        <div class="center-card" role="alert">
-          <h1>{state.kind === 'no-portal' ? 'No license portal here' : 'The portal cannot start'}</h1>
-          <p>{state.kind === 'no-portal' ? 'This address does not lead to a license portal. Check the link in your license e-mail.' : state.message}</p>
-          {state.kind === 'error' ? (
-            <Button variant="primary" onClick={() => location.reload()}>
-              Try again
-            </Button>
-          ) : null}
-        </div>
-      </main>
+      <StartFailure title="No license portal here" retry={false}>
+        This address does not lead to a license portal. Check the link in your license e-mail.
+      </StartFailure>
+    );
+  }
+  if (state.kind === 'error') {
+    return (
+      <StartFailure title="The portal cannot start" retry>
+        {state.message}
+      </StartFailure>
     );
   }
   if (state.kind === 'signed-out') {
@@ -69,39 +65,41 @@ export function App() {
       </PortalContext.Provider>
     );
   }
-  const { portal, customer } = state;
-  const signOut = async () => {
-    try {
-      await api.del('session');
-    } finally {
-      navigate('#/');
-      setState({ kind: 'signed-out', portal, reason: 'You are signed out.' });
-    }
-  };
-  const [section, id] = route.parts;
-  const page =
-    section === 'licenses' && id ? <LicensePage id={id} /> : section === 'offline' ? <OfflinePage /> : section === undefined ? <LicensesPage /> : <NotFound />;
-  const nav = [
-    { href: href(), label: 'Your licenses', current: section === undefined || section === 'licenses' },
-    { href: href('offline'), label: 'Activate without internet', current: section === 'offline' },
-  ];
+  const { portal } = state;
   return (
     <PortalContext.Provider value={portal}>
-      <Shell
-        appName={`${portal.accountName} licenses`}
-        nav={nav}
-        account={
-          <>
-            <span class="who">{customer.email}</span>
-            <Button variant="secondary" class="btn-small" onClick={signOut}>
-              Sign out
-            </Button>
-          </>
-        }
-      >
-        {page}
-      </Shell>
+      <SignedIn customer={state.customer} route={route} onSignOut={() => setState({ kind: 'signed-out', portal, reason: 'You are signed out.' })} />
     </PortalContext.Provider>
+  );
+}
+
+function SignedIn({ customer, route, onSignOut }: { customer: PortalSessionView; route: Route; onSignOut: () => void }) {
+  const portal = usePortal();
+  const match = matchRoute(ROUTES, route);
+  const signOut = async () => {
+    try {
+      await api.session.signOut();
+    } finally {
+      navigate('#/');
+      onSignOut();
+    }
+  };
+  const Page = match?.entry.component;
+  return (
+    <Shell
+      appName={appNameOf(portal)}
+      nav={navigationOf(ROUTES, match?.entry ?? null)}
+      account={
+        <>
+          <span class="who">{customer.email}</span>
+          <Button variant="secondary" class="btn-small" onClick={signOut}>
+            Sign out
+          </Button>
+        </>
+      }
+    >
+      {Page && match ? <Page route={route} params={match.params} /> : <NotFound />}
+    </Shell>
   );
 }
 

@@ -1,7 +1,9 @@
 /**
- * A typed client of the public `/v1` API for the browser apps: same-origin requests that carry the
- * session cookie (never an API key), JSON in and out, and the API's `{ error: { code, message } }`
- * turned into an {@link ApiError} whose message is the API's own.
+ * The client of the public `/v1` API under both browser apps: same-origin requests that carry the
+ * session cookie (never an API key), JSON in and out, the API's `{ error: { code, message } }`
+ * turned into an {@link ApiError} whose message is the API's own, and the end of the session (any
+ * `401`) told to whoever listens. Each app binds it to typed endpoint functions in its own `api.ts`;
+ * pages call those, never this client.
  */
 
 /** A refused or failed call: `code` and `message` as the API sent them, or `network_error`. */
@@ -21,13 +23,11 @@ export class ApiError extends Error {
   }
 }
 
-/** `{ data, nextCursor }` of every list. */
-export interface Page<T> {
-  data: T[];
-  nextCursor: string | null;
-}
-
-export type Query = Record<string, string | number | boolean | null | undefined>;
+/**
+ * Query parameters: an object of strings, numbers, booleans, `null` or `undefined` (an endpoint's
+ * typed filters, e.g. `LicenseFilters`); `undefined`, `null` and `''` are left out.
+ */
+export type Query = object;
 
 export interface ApiClient {
   get<T>(path: string, query?: Query): Promise<T>;
@@ -36,13 +36,21 @@ export interface ApiClient {
   del<T>(path: string): Promise<T>;
   /** A POST whose answer is a document to save (an export): its body as a Blob. */
   download(path: string): Promise<Blob>;
+  /** A GET whose answer is text, not JSON (a signed revocation list): the body as served. */
+  getText(path: string): Promise<string>;
+  /**
+   * Calls `listener` on every `401` (the session ended, was revoked, or never was), before the
+   * call's error is thrown; the app goes back to its sign-in page. Returns the unsubscribe.
+   */
+  onSignedOut(listener: () => void): () => void;
 }
 
 export interface ApiClientOptions {
-  /** Absolute URL of the API ending in `/v1/`, e.g. `new URL('../v1/', document.baseURI)`. */
-  base: URL;
-  /** Called on every `401` (the session ended), before the error is thrown. */
-  onUnauthorized?: () => void;
+  /**
+   * Absolute URL of the API ending in `/`, or a function giving it at each call, e.g.
+   * `() => new URL('../v1/', document.baseURI)` (so that creating the client reads nothing of the page).
+   */
+  base: URL | (() => URL);
   fetch?: typeof fetch;
 }
 
@@ -50,20 +58,29 @@ export interface ApiClientOptions {
 export function toQuery(query: Query | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(query) as [string, unknown][]) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }
 
 /**
+ * A path with its parameters encoded: ``path`licenses/${id}/send-key` `` (an ID holding `/` or `?`
+ * stays one segment).
+ */
+export function path(strings: TemplateStringsArray, ...values: string[]): string {
+  return strings.reduce((out, text, i) => out + text + (i < values.length ? encodeURIComponent(values[i]!) : ''), '');
+}
+
+/**
  * @example
- * const api = createApiClient({ base: new URL('../v1/', document.baseURI) });
- * const products = await api.get<Page<Product>>('products');
+ * const client = createApiClient({ base: () => new URL('../v1/', document.baseURI) });
+ * const product = await client.get<ProductView>(path`products/${id}`);
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const signedOut = new Set<() => void>();
   async function call<T>(method: string, path: string, body?: unknown, query?: Query, asBlob = false): Promise<T> {
-    const url = new URL(path.replace(/^\//, '') + toQuery(query), options.base);
+    const url = new URL(path.replace(/^\//, '') + toQuery(query), typeof options.base === 'function' ? options.base() : options.base);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
@@ -87,7 +104,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       parsed = null;
     }
     if (!res.ok) {
-      if (res.status === 401) options.onUnauthorized?.();
+      if (res.status === 401) for (const listener of [...signedOut]) listener();
       const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
       if (error && typeof error.code === 'string' && typeof error.message === 'string') throw new ApiError(res.status, error.code, error.message);
       throw new ApiError(res.status, 'http_error', `The server answered ${res.status} ${res.statusText}`.trim() + '.');
@@ -100,5 +117,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     patch: (path, body) => call('PATCH', path, body),
     del: (path) => call('DELETE', path),
     download: (path) => call<Blob>('POST', path, undefined, undefined, true),
+    getText: async (path) => (await call<Blob>('GET', path, undefined, undefined, true)).text(),
+    onSignedOut: (listener) => {
+      signedOut.add(listener);
+      return () => void signedOut.delete(listener);
+    },
   };
 }

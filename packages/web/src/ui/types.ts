@@ -1,118 +1,111 @@
 /**
- * Response shapes of the public `/v1` API, as the spec and `/v1/openapi.json` describe them.
- * Where the server answers with the engine's view unchanged, the type is the engine's own (a type-only
- * import: esbuild erases it, so no engine code reaches the browser bundles).
+ * The shapes of the public `/v1` API the browser apps read and send. One source: the engine's view
+ * and input types, imported type-only (esbuild erases them: no engine code reaches the bundles), so
+ * a change of a view fails the web typecheck. Below them, the few answers the server builds around
+ * an engine view (a URL it adds, the caller's own session), each written as that view plus the
+ * added fields, or as the return type of the engine operation the route answers with.
  */
 
-import type {
+import type { LicenseEngine, SessionPrincipal, CustomerPrincipal, ApiKeyView, IntegrationView, IncomingDeliveryView, LicenseView, SessionView, AccountView, WebhookEndpointView } from '@svc-licensing/license-engine';
+
+export type { LicenseStatus } from '@svc-licensing/cert-format';
+export type {
+  AccountView,
   ActivationView,
+  Actor,
   ApiKeyCreatedView,
   ApiKeyView,
   AuditEventView,
+  BillingView,
+  CreateIntegrationInput,
+  CreateLicenseInput,
+  CreateWebhookEndpointInput,
+  DeliveryAttemptView,
+  IncomingDeliveryView,
+  CreatePlanInput,
+  CreateProductInput,
   CustomerDetailView,
   CustomerView,
-  IntegrationView,
   LicenseDetailView,
+  LicenseFilters,
   LicenseView,
+  ListView,
   MemberView,
+  OfflineActivationInput,
+  OfflineActivationResult,
   PlanView,
+  PortalActivationView,
+  PortalLicenseDetail,
+  PortalLicenseView,
   ProductView,
+  SenderDomainView,
   SessionView,
   SigningKeyView,
+  UpdateIntegrationInput,
+  UpdateLicenseInput,
+  UpdatePlanInput,
+  UpdateWebhookEndpointInput,
   UsageView,
+  NotificationDeliveryView,
+  WebhookEndpointSecretView,
+  WebhookEndpointView,
 } from '@svc-licensing/license-engine';
 
-export type Timestamp = string;
-export type LicenseStatus = LicenseView['status'];
-export const LICENSE_STATUSES: readonly LicenseStatus[] = ['active', 'past_due', 'canceled', 'perpetual', 'expired', 'suspended', 'refunded', 'revoked'];
+/** What an engine operation answers (for routes that answer it unchanged but whose type has no name). */
+type Answer<K extends keyof LicenseEngine> = Awaited<ReturnType<LicenseEngine[K]>>;
 
-/** `GET /v1/session`: who is calling. The dashboard only ever calls with a session. */
-export interface Session {
-  kind: 'session' | 'api_key';
-  accountId: string;
-  email: string | null;
-  role: 'owner' | 'member' | null;
-  sessionId: string | null;
-  [key: string]: unknown;
-}
+/** `GET /v1/session`: who is calling, a signed-in session or an API key. */
+export type Principal =
+  | ({ kind: 'session'; apiKeyId: null } & Pick<SessionPrincipal, 'accountId' | 'sessionId' | 'email' | 'role'>)
+  | { kind: 'api_key'; accountId: string; email: null; role: null; sessionId: null; apiKeyId: string };
 
-/** An entry of `GET /v1/sessions` (owner only): the engine's view plus whether it is the caller's. */
-export type SessionInfo = SessionView & { current: boolean };
+/** The dashboard's signed-in caller. */
+export type SignedInPrincipal = Extract<Principal, { kind: 'session' }>;
 
-export type Product = ProductView;
+/** `GET /v1/sessions` (owner): a session, and whether it is the caller's own. */
+export type SessionListItem = SessionView & { current: boolean };
 
-export type SigningKey = SigningKeyView;
+/** An integration as the API shows it: with the URL to give the provider for webhooks. */
+export type IntegrationWithUrl = IntegrationView & { webhookUrl: string };
 
-export type Plan = PlanView;
+/** `POST /v1/licenses/{id}/send-key`: the license, and the customer portal the e-mail links to (null without one). */
+export type KeySentView = LicenseView & { portalUrl: string | null };
 
-export type Activation = ActivationView;
+/** `PATCH /v1/account`: the fields a vendor may change. */
+export type AccountPatch = Partial<Pick<AccountView, 'name' | 'senderName' | 'senderEmail' | 'replyTo' | 'defaultLocale' | 'customerPortal' | 'portalReleaseLimit'>>;
 
-export type License = LicenseView;
+/** `POST /v1/api-keys`. */
+export type CreateApiKeyInput = Pick<ApiKeyView, 'name'>;
 
-export type LicenseDetail = LicenseDetailView;
+/** `PATCH /v1/products/{id}`. */
+export type UpdateProductInput = Parameters<LicenseEngine['updateProduct']>[2];
 
-export type Customer = CustomerView;
-
-export type CustomerDetail = CustomerDetailView;
-
-/** The engine's view plus the URL the server gives the provider for webhooks. */
-export type Integration = IntegrationView & { webhookUrl: string };
-
-export type ApiKey = ApiKeyView;
-
-export type CreatedApiKey = ApiKeyCreatedView;
-
-export type PortalMode = { mode: 'svc' } | { mode: 'custom'; url: string } | { mode: 'none' };
-
-export interface Account {
+/** The answers that only say what happened. */
+export interface DeletedView {
   id: string;
-  name: string;
-  ownerEmail: string;
-  /** The service plan. */
-  plan: string;
-  portalUrl: string | null;
-  senderName: string | null;
-  senderEmail: string | null;
-  replyTo: string | null;
-  defaultLocale: 'en' | 'fr';
-  customerPortal: PortalMode;
-  status: 'open' | 'closed';
-  closedAt: Timestamp | null;
-  createdAt: Timestamp;
+  deleted: true;
+}
+export interface AcceptedView {
+  accepted: true;
+}
+export interface SignedOutView {
+  signedOut: true;
 }
 
-/** `GET /v1/account/billing`. */
-export interface Billing {
-  plan: string;
-  interval?: string | null;
-  status?: string | null;
-  currentPeriodEnd?: Timestamp | null;
-  cancelAt?: Timestamp | null;
-  [key: string]: unknown;
-}
+/** `GET /v1/portal/{accountId}`: the portal's public facts. */
+export type PortalFacts = Answer<'getPortal'>;
 
-export type Usage = UsageView;
+/** `GET /v1/portal/{accountId}/session`: the signed-in customer. */
+export type PortalSessionView = Omit<CustomerPrincipal, 'sessionId'>;
 
-/** A DNS record to publish for the sender domain, with the outcome of the last check. */
-export interface DnsRecord {
-  purpose: 'ownership' | 'spf' | 'dkim' | string;
-  type: string;
-  name: string;
-  value: string;
-  verified: boolean | null;
-}
+/** `POST /v1/portal/{accountId}/licenses/{id}/key`. */
+export type RevealedKeyView = Answer<'revealPortalKey'>;
 
-/** `GET /v1/account/sender-domain`: status `none` while no domain is claimed. */
-export interface SenderDomain {
-  domain: string | null;
-  status: 'none' | 'pending' | 'verified' | 'failed' | string;
-  senderEmail?: string | null;
-  records: DnsRecord[];
-  checkedAt?: Timestamp | null;
-  verifiedAt?: Timestamp | null;
-}
+/** `DELETE /v1/portal/{accountId}/activations/{id}`: how many more releases the license has in 30 days. */
+export type PortalReleaseView = Answer<'releasePortalActivation'>;
 
-export type AuditEvent = AuditEventView;
+/** An event type a webhook endpoint can receive (every audit event type). */
+export type WebhookEventType = WebhookEndpointView['events'][number];
 
-/** A member of the account (`GET /v1/members`; the owner is not listed). */
-export type Member = MemberView;
+/** Why an incoming provider delivery was refused (`signature_mismatch`, ...). */
+export type IncomingRefusalReason = NonNullable<IncomingDeliveryView['reason']>;

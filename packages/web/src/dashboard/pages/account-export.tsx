@@ -39,7 +39,7 @@ export function AccountExportPage() {
               setBusy(true);
               setResult(null);
               try {
-                const blob = await api.download('account/export');
+                const blob = await api.account.export();
                 saveBlob(blob, `account-export-${new Date().toISOString().slice(0, 10)}.json`);
                 setResult({ ok: true, text: `The export is downloaded (${Math.ceil(blob.size / 1024)} KB).` });
               } catch (err) {

@@ -9,21 +9,33 @@ import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { usePaged } from '../../ui/paging.js';
 import { settled } from '../../ui/hooks.js';
-import type { ApiKey, CreatedApiKey } from '../../ui/types.js';
-import type { Page } from '../../ui/api.js';
+import type { Actor, ApiKeyCreatedView, ApiKeyView } from '../../ui/types.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
+import { OwnerOnlyNote } from '../widgets/owner-only.js';
 
-/** API keys for the vendor's backend: create (the value is shown once), revoke. */
+/** Who created a key, in words: the owner or a member by address, another key by its name, the operator. */
+function creatorOf(actor: Actor | null, keys: readonly ApiKeyView[]): string {
+  if (actor === null) return 'not recorded';
+  if (actor.kind === 'api_key') {
+    const key = keys.find((k) => k.id === actor.apiKeyId);
+    return key ? `API key ${key.name}` : 'an API key since revoked';
+  }
+  if (actor.kind === 'operator') return 'the operator (CLI)';
+  return actor.email === null ? actor.kind : `${actor.kind} (${actor.email})`;
+}
+
+/** API keys for the vendor's backend: create (the value is shown once), revoke; the owner's only. */
 export function ApiKeysPage() {
-  const list = usePaged((cursor) => api.get<Page<ApiKey>>('api-keys', { cursor }), []);
+  const list = usePaged((cursor) => api.apiKeys.list({ cursor }), []);
   const [name, setName] = useState('');
-  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [created, setCreated] = useState<ApiKeyCreatedView | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <>
       <PageHeader title="API keys" appName={APP_NAME}>
         <p>Secret keys for your backend and scripts (bearer header). Never ship one inside your application.</p>
+        <OwnerOnlyNote what="create or revoke API keys" />
       </PageHeader>
       {created ? (
         <Section title="Your new key">
@@ -44,6 +56,7 @@ export function ApiKeysPage() {
           columns={[
             { label: 'Name', cell: (k) => k.name },
             { label: 'Starts with', cell: (k) => <code>{k.prefix}…</code> },
+            { label: 'Created by', cell: (k) => creatorOf(k.createdBy, list.data?.data ?? []) },
             { label: 'Last used', cell: (k) => <DateTime value={k.lastUsedAt} empty="never" />, nowrap: true },
             {
               label: 'Action',
@@ -53,7 +66,7 @@ export function ApiKeysPage() {
                   title={`Revoke the key ${k.name}?`}
                   confirmLabel="Revoke the key"
                   onConfirm={async () => {
-                    await api.del(`api-keys/${k.id}`);
+                    await api.apiKeys.revoke(k.id);
                     setNotice(`The key ${k.name} is revoked.`);
                     if (created?.id === k.id) setCreated(null);
                     list.reload();
@@ -74,14 +87,14 @@ export function ApiKeysPage() {
           label="Create an API key"
           submitLabel="Create the key"
           onSubmit={async () => {
-            const key = await api.post<CreatedApiKey>('api-keys', { name: name.trim() });
+            const key = await api.apiKeys.create({ name: name.trim() });
             setCreated(key);
             setNotice(null);
             setName('');
             list.reload();
           }}
         >
-          <TextField label="Name" hint="What uses it, e.g. billing backend" required value={name} onValue={setName} />
+          <TextField label="Name" name="name" hint="What uses it, e.g. billing backend" required maxLength={200} value={name} onValue={setName} />
         </Form>
       </Section> : null}
     </>

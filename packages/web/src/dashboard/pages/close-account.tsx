@@ -1,17 +1,16 @@
 import { useState } from 'preact/hooks';
 import { Alert } from '../../ui/components/alert.js';
 import { TextField } from '../../ui/components/field.js';
-import { Form } from '../../ui/components/form.js';
+import { FieldProblem, Form } from '../../ui/components/form.js';
 import { PageHeader, Section } from '../../ui/components/layout.js';
 import { useLoad } from '../../ui/hooks.js';
-import type { Account } from '../../ui/types.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
 import { OwnerOnlyNote } from '../widgets/owner-only.js';
 
 /** Closing the account (owner): what it means, then a confirmation by typing the account's name. */
 export function CloseAccountPage() {
-  const account = useLoad(() => api.get<Account>('account'), []);
+  const account = useLoad(() => api.account.get(), []);
   const [typed, setTyped] = useState('');
   const [closed, setClosed] = useState(false);
   const name = account.data?.name ?? '';
@@ -46,12 +45,12 @@ export function CloseAccountPage() {
             submitLabel="Close the account"
             variant="danger"
             onSubmit={async () => {
-              if (typed.trim() !== name) throw new Error(`Type the account's name, ${name}, to confirm.`);
-              await api.post('account/close');
+              if (typed.trim() !== name) throw new FieldProblem('confirm', `Type the account's name, ${name}, to confirm.`);
+              await api.account.close();
               setClosed(true);
             }}
           >
-            <TextField label={`Type the account's name (${name}) to confirm`} required autoComplete="off" value={typed} onValue={setTyped} />
+            <TextField label={`Type the account's name (${name}) to confirm`} name="confirm" required autoComplete="off" value={typed} onValue={setTyped} />
           </Form>
         )}
       </Section>

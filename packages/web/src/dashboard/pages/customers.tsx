@@ -1,23 +1,23 @@
 import { useState } from 'preact/hooks';
 import { Alert } from '../../ui/components/alert.js';
 import { TextField } from '../../ui/components/field.js';
-import { Badge, PageHeader, Pager, Section } from '../../ui/components/layout.js';
+import { PageHeader, Pager, Section } from '../../ui/components/layout.js';
+import { LicenseStatusBadge } from '../../ui/components/license-status.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { useLoad } from '../../ui/hooks.js';
 import { usePaged } from '../../ui/paging.js';
-import { href, navigate, type Route } from '../../ui/router.js';
-import type { Customer, CustomerDetail } from '../../ui/types.js';
-import type { Page } from '../../ui/api.js';
+import { href, navigate, type PageProps } from '../../ui/router.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
-import { STATUS_LABEL, STATUS_TONE } from '../format.js';
+import { customerName, hasOwnName } from '../format.js';
+import { CustomerCell } from '../widgets/customer.js';
 
 /** Customers: search by e-mail or name. */
-export function CustomersPage({ route }: { route: Route }) {
-  const q = route.params.get('q') ?? '';
+export function CustomersPage({ route }: PageProps) {
+  const q = route.query.get('q') ?? '';
   const [text, setText] = useState(q);
-  const list = usePaged((cursor) => api.get<Page<Customer>>('customers', { q: q.trim(), cursor }), [q]);
+  const list = usePaged((cursor) => api.customers.list({ q: q.trim(), cursor }), [q]);
   return (
     <>
       <PageHeader title="Customers" appName={APP_NAME}>
@@ -50,8 +50,7 @@ export function CustomersPage({ route }: { route: Route }) {
           rowKey={(c) => c.id}
           empty={q ? 'No customer matches.' : 'No customer yet.'}
           columns={[
-            { label: 'Name', cell: (c) => <a href={href('customers', c.id)}>{c.name || c.email}</a> },
-            { label: 'E-mail', cell: (c) => c.email },
+            { label: 'Customer', cell: (c) => <CustomerCell customer={c} to={href('customers', c.id)} /> },
             { label: 'Licenses', cell: (c) => c.licenseCount },
           ]}
         />
@@ -62,16 +61,16 @@ export function CustomersPage({ route }: { route: Route }) {
 }
 
 /** One customer and their licenses. */
-export function CustomerPage({ route }: { route: Route }) {
-  const id = route.parts[1]!;
-  const customer = useLoad(() => api.get<CustomerDetail>(`customers/${id}`), [id]);
+export function CustomerPage({ params }: PageProps) {
+  const id = params.id!;
+  const customer = useLoad(() => api.customers.get(id), [id]);
   const c = customer.data;
   return (
     <>
-      <PageHeader title={c ? c.name || c.email : 'Customer'} appName={APP_NAME}>
+      <PageHeader title={c ? customerName(c) : 'Customer'} appName={APP_NAME}>
         <p>
           <a href={href('customers')}>All customers</a>
-          {c ? ` · ${c.email}` : null}
+          {c && hasOwnName(c) ? ` · ${c.email}` : null}
         </p>
       </PageHeader>
       <Alert kind="error">{customer.error?.message}</Alert>
@@ -84,7 +83,7 @@ export function CustomerPage({ route }: { route: Route }) {
           empty="No license."
           columns={[
             { label: 'License', cell: (l) => <a href={href('licenses', l.id)}>{l.planName}</a> },
-            { label: 'Status', cell: (l) => <Badge tone={STATUS_TONE[l.status]}>{STATUS_LABEL[l.status]}</Badge> },
+            { label: 'Status', cell: (l) => <LicenseStatusBadge status={l.status} /> },
             { label: 'Machines', cell: (l) => `${l.activationCount} / ${l.activationLimit}` },
             { label: 'Valid until', cell: (l) => <DateTime value={l.validUntil} empty="no end" date />, nowrap: true },
           ]}

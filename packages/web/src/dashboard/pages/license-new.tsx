@@ -1,24 +1,21 @@
 import { useState } from 'preact/hooks';
 import { Alert } from '../../ui/components/alert.js';
 import { CheckboxField, SelectField, TextField } from '../../ui/components/field.js';
-import { Form } from '../../ui/components/form.js';
+import { FieldProblem, Form } from '../../ui/components/form.js';
 import { PageHeader, Section } from '../../ui/components/layout.js';
 import { settled, useLoad } from '../../ui/hooks.js';
-import { loadAll } from '../../ui/paging.js';
 import { href, navigate } from '../../ui/router.js';
-import type { LicenseDetail, Plan } from '../../ui/types.js';
-import type { Page } from '../../ui/api.js';
+import type { CreateLicenseInput, PlanView } from '../../ui/types.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
 import { endOfDay } from '../format.js';
-import { useProducts } from './licenses.js';
 
 /** Creates a license by hand (a sale outside the payment provider, a gift, a test). */
 export function LicenseNewPage() {
-  const products = useProducts();
+  const products = useLoad(() => api.products.all(), []);
   const [product, setProduct] = useState('');
   const productId = product || products.data?.[0]?.id || '';
-  const plans = useLoad(() => (productId ? loadAll((cursor) => api.get<Page<Plan>>(`products/${productId}/plans`, { cursor })) : Promise.resolve([])), [productId]);
+  const plans = useLoad(() => (productId ? api.plans.all(productId) : Promise.resolve<PlanView[]>([])), [productId]);
   const [planId, setPlanId] = useState('');
   const plan = plans.data?.find((p) => p.id === planId) ?? plans.data?.[0];
   const [email, setEmail] = useState('');
@@ -26,7 +23,7 @@ export function LicenseNewPage() {
   const [seats, setSeats] = useState('1');
   const [paidUntil, setPaidUntil] = useState('');
   const [sendEmail, setSendEmail] = useState(false);
-  const [locale, setLocale] = useState('');
+  const [locale, setLocale] = useState<NonNullable<CreateLicenseInput['locale']> | ''>('');
   const noPlans = plans.data !== null && plans.data.length === 0;
   return (
     <>
@@ -51,8 +48,8 @@ export function LicenseNewPage() {
             label="New license"
             submitLabel="Create the license"
             onSubmit={async () => {
-              if (!plan) throw new Error('Choose a plan.');
-              const license = await api.post<LicenseDetail>('licenses', {
+              if (!plan) throw new FieldProblem('plan', 'Choose a plan: this product has none yet.');
+              const license = await api.licenses.create({
                 plan: plan.id,
                 email: email.trim(),
                 ...(name.trim() ? { name: name.trim() } : {}),
@@ -74,15 +71,16 @@ export function LicenseNewPage() {
                 }}
                 options={(products.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
               />
-              <SelectField label="Plan" value={plan?.id ?? ''} onValue={setPlanId} options={(plans.data ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.kind})` }))} />
-              <TextField label="Customer e-mail" type="email" required value={email} onValue={setEmail} />
-              <TextField label="Customer name" value={name} onValue={setName} />
-              <TextField label="Seats" type="number" min={1} required value={seats} onValue={setSeats} />
+              <SelectField label="Plan" name="plan" required value={plan?.id ?? ''} onValue={setPlanId} options={(plans.data ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.kind})` }))} />
+              <TextField label="Customer e-mail" name="email" type="email" autoComplete="off" required value={email} onValue={setEmail} />
+              <TextField label="Customer name" name="name" hint="Optional; without it the customer is named by their e-mail" maxLength={200} value={name} onValue={setName} />
+              <TextField label="Seats" name="seats" type="number" min={1} max={100000} required value={seats} onValue={setSeats} />
               {plan?.kind === 'subscription' ? (
-                <TextField label="Paid until" type="date" required hint="End of the paid period (UTC day)" value={paidUntil} onValue={setPaidUntil} />
+                <TextField label="Paid until" name="paidUntil" type="date" required hint="End of the paid period (UTC day)" value={paidUntil} onValue={setPaidUntil} />
               ) : null}
               <SelectField
                 label="Language of e-mails"
+                name="locale"
                 value={locale}
                 onValue={setLocale}
                 options={[

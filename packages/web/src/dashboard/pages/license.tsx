@@ -2,41 +2,42 @@ import { useEffect, useState } from 'preact/hooks';
 import { Alert } from '../../ui/components/alert.js';
 import { Button } from '../../ui/components/button.js';
 import { ConfirmButton } from '../../ui/components/dialog.js';
-import { CopyField } from '../../ui/components/copy.js';
+import { Address, CopyField, Id } from '../../ui/components/copy.js';
 import { TextField } from '../../ui/components/field.js';
 import { Form } from '../../ui/components/form.js';
-import { Badge, Facts, PageHeader, Section } from '../../ui/components/layout.js';
+import { Facts, PageHeader, Section } from '../../ui/components/layout.js';
+import { LicenseStatusBadge } from '../../ui/components/license-status.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { useLoad } from '../../ui/hooks.js';
-import { href, type Route } from '../../ui/router.js';
-import type { LicenseDetail } from '../../ui/types.js';
+import { href, type PageProps } from '../../ui/router.js';
+import type { ActivationView, LicenseDetailView, UpdateLicenseInput } from '../../ui/types.js';
+import { FreedLeaseNote, leaseColumns, seatsInUse } from '../../ui/components/lease.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
-import { endOfDay, intOrNull, STATUS_LABEL, STATUS_TONE } from '../format.js';
+import { customerName, endOfDay, intOrNull } from '../format.js';
+import { CustomerCell } from '../widgets/customer.js';
 
 /** One license: facts, key, machines, and the actions on it. */
-export function LicensePage({ route }: { route: Route }) {
-  const id = route.parts[1]!;
-  const license = useLoad(() => api.get<LicenseDetail>(`licenses/${id}`), [id]);
+export function LicensePage({ params }: PageProps) {
+  const id = params.id!;
+  const license = useLoad(() => api.licenses.get(id), [id]);
   const [notice, setNotice] = useState<string | null>(null);
   const l = license.data;
-  const act = async (action: string, done: string) => {
-    await api.post(`licenses/${id}/${action}`);
+  const act = async (action: 'suspend' | 'reinstate' | 'revoke', done: string) => {
+    await api.licenses[action](id);
     setNotice(done);
     license.reload();
   };
   return (
     <>
-      <PageHeader title={l ? `License of ${l.customer.name || l.customer.email}` : 'License'} appName={APP_NAME}>
+      <PageHeader title={l ? `License of ${customerName(l.customer)}` : 'License'} appName={APP_NAME}>
         <p>
           <a href={href('licenses')}>All licenses</a>
           {l ? (
             <>
               {' · '}
               <a href={href('events', { license: l.id })}>Events of this license</a>
-              {' · '}
-              <a href={href('customers', l.customer.id)}>Customer</a>
             </>
           ) : null}
         </p>
@@ -48,18 +49,18 @@ export function LicensePage({ route }: { route: Route }) {
           <Section title="License">
             <Facts
               items={[
-                ['Status', <Badge tone={STATUS_TONE[l.status]}>{STATUS_LABEL[l.status]}</Badge>],
-                ['Customer', `${l.customer.name ? `${l.customer.name} ` : ''}<${l.customer.email}>`],
+                ['Customer', <CustomerCell customer={l.customer} to={href('customers', l.customer.id)} />, 'wide'],
+                ['Status', <LicenseStatusBadge status={l.status} />],
                 ['Plan', `${l.planName} (${l.plan})`],
                 ['Seats', l.seats],
-                ['Machines', `${l.activationCount} of ${l.activationLimit}${l.maxActivations !== null ? ' (license override)' : ''}`],
+                ['Machines', `${seatsInUse(l)}${l.maxActivations !== null ? ' (license override)' : ''}`],
                 ['Paid until', <DateTime value={l.paidUntil} empty="—" />],
                 ['Valid until', <DateTime value={l.validUntil} empty="no end" />],
                 ['Highest major version', l.maxMajor ?? 'any'],
                 ['Entitlements', l.entitlements.length ? l.entitlements.join(', ') : '—'],
                 ['Source', l.provider ?? 'created by hand'],
                 ['Created', <DateTime value={l.createdAt} />],
-                ['License ID', <code>{l.id}</code>],
+                ['License ID', <Id value={l.id} what="license ID" />, 'wide'],
               ]}
             />
             <h3>License key</h3>
@@ -104,6 +105,7 @@ export function LicensePage({ route }: { route: Route }) {
                 { label: 'App version', cell: (a) => a.appVersion ?? '—' },
                 { label: 'Activated', cell: (a) => <DateTime value={a.createdAt} />, nowrap: true },
                 { label: 'Last seen', cell: (a) => <DateTime value={a.lastSeenAt} />, nowrap: true },
+                ...leaseColumns<ActivationView>(l),
                 {
                   label: 'Action',
                   cell: (a) =>
@@ -116,12 +118,12 @@ export function LicensePage({ route }: { route: Route }) {
                         confirmLabel="Free the machine"
                         variant="secondary"
                         onConfirm={async () => {
-                          await api.del(`activations/${a.id}`);
+                          await api.activations.release(a.id);
                           setNotice(`${a.name ?? 'The machine'} is freed; its seat can be used by another machine.`);
                           license.reload();
                         }}
                       >
-                        <p>The machine loses its activation at its next online check, and its seat is free for another one.</p>
+                        <FreedLeaseNote activation={a} otherwise={<p>The machine loses its activation at its next online check, and its seat is free for another one.</p>} />
                       </ConfirmButton>
                     ),
                 },
@@ -137,7 +139,7 @@ export function LicensePage({ route }: { route: Route }) {
 
 function SendKey({ id, email }: { id: string; email: string }) {
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [result, setResult] = useState<{ ok: boolean; text: string; portalUrl?: string } | null>(null);
   return (
     <>
       <Button
@@ -146,8 +148,8 @@ function SendKey({ id, email }: { id: string; email: string }) {
           setBusy(true);
           setResult(null);
           try {
-            const sent = await api.post<{ portalUrl?: string | null }>(`licenses/${id}/send-key`);
-            setResult({ ok: true, text: `The key was e-mailed again to ${email}.${sent?.portalUrl ? ` The e-mail links to the customer portal: ${sent.portalUrl}` : ''}` });
+            const sent = await api.licenses.sendKey(id);
+            setResult({ ok: true, text: `The key was e-mailed again to ${email}.`, ...(sent.portalUrl ? { portalUrl: sent.portalUrl } : {}) });
           } catch (err) {
             setResult({ ok: false, text: (err as Error).message });
           } finally {
@@ -157,12 +159,21 @@ function SendKey({ id, email }: { id: string; email: string }) {
       >
         Send the key again
       </Button>
-      {result ? <Alert kind={result.ok ? 'success' : 'error'}>{result.text}</Alert> : null}
+      {result ? (
+        <Alert kind={result.ok ? 'success' : 'error'}>
+          {result.text}
+          {result.portalUrl ? (
+            <>
+              {' '}The e-mail links to the customer portal: <a href={result.portalUrl} class="address"><Address value={result.portalUrl} /></a>
+            </>
+          ) : null}
+        </Alert>
+      ) : null}
     </>
   );
 }
 
-function EditLicense({ license, onSaved }: { license: LicenseDetail; onSaved: (l: LicenseDetail) => void }) {
+function EditLicense({ license, onSaved }: { license: LicenseDetailView; onSaved: (l: LicenseDetailView) => void }) {
   const [seats, setSeats] = useState(String(license.seats));
   const [paidUntil, setPaidUntil] = useState(license.paidUntil ? license.paidUntil.slice(0, 10) : '');
   const [maxActivations, setMaxActivations] = useState(license.maxActivations === null ? '' : String(license.maxActivations));
@@ -177,18 +188,19 @@ function EditLicense({ license, onSaved }: { license: LicenseDetail; onSaved: (l
         submitLabel="Save"
         variant="secondary"
         onSubmit={async () => {
-          const body: Record<string, unknown> = { seats: Number(seats), maxActivations: intOrNull(maxActivations), maxMajor: intOrNull(maxMajor) };
-          if (paidUntil) body.paidUntil = endOfDay(paidUntil);
-          const updated = await api.patch<LicenseDetail>(`licenses/${license.id}`, body);
-          onSaved({ ...license, ...updated, key: license.key, activations: updated.activations ?? license.activations });
+          const patch: UpdateLicenseInput = { seats: Number(seats), maxActivations: intOrNull(maxActivations), maxMajor: intOrNull(maxMajor) };
+          if (paidUntil) patch.paidUntil = endOfDay(paidUntil);
+          const updated = await api.licenses.update(license.id, patch);
+          // The answer is the license without its key and machines: those stay as loaded.
+          onSaved({ ...license, ...updated });
           setSaved(true);
         }}
       >
         <div class="grid-2">
-          <TextField label="Seats" type="number" min={1} required value={seats} onValue={setSeats} />
-          <TextField label="Paid until" type="date" hint="UTC day" value={paidUntil} onValue={setPaidUntil} />
-          <TextField label="Machine limit override" type="number" min={0} hint="Empty: plan machines × seats" value={maxActivations} onValue={setMaxActivations} />
-          <TextField label="Highest major version" type="number" min={0} hint="Empty: every version" value={maxMajor} onValue={setMaxMajor} />
+          <TextField label="Seats" name="seats" type="number" min={1} max={100000} required value={seats} onValue={setSeats} />
+          <TextField label="Paid until" name="paidUntil" type="date" hint="UTC day" value={paidUntil} onValue={setPaidUntil} />
+          <TextField label="Machine limit override" name="maxActivations" type="number" min={1} max={100000} hint="Empty: plan machines × seats" value={maxActivations} onValue={setMaxActivations} />
+          <TextField label="Highest major version" name="maxMajor" type="number" min={0} hint="Empty: every version" value={maxMajor} onValue={setMaxMajor} />
         </div>
       </Form>
     </Section>

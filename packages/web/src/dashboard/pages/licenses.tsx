@@ -1,36 +1,29 @@
+import { LICENSE_STATUSES, isWellFormedLicenseKey } from '@svc-licensing/cert-format';
 import { useState } from 'preact/hooks';
 import { Alert } from '../../ui/components/alert.js';
 import { SelectField, TextField } from '../../ui/components/field.js';
-import { Form } from '../../ui/components/form.js';
-import { Badge, PageHeader, Pager, Section } from '../../ui/components/layout.js';
+import { PageHeader, Pager, Section } from '../../ui/components/layout.js';
+import { LICENSE_STATUS_LABEL, LicenseStatusBadge } from '../../ui/components/license-status.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { settled, useLoad } from '../../ui/hooks.js';
-import { loadAll, usePaged } from '../../ui/paging.js';
-import { href, navigate, type Route } from '../../ui/router.js';
-import { LICENSE_STATUSES, type License, type Product } from '../../ui/types.js';
-import type { Page } from '../../ui/api.js';
+import { usePaged } from '../../ui/paging.js';
+import { href, navigate, type PageProps } from '../../ui/router.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
-import { STATUS_LABEL, STATUS_TONE } from '../format.js';
-
-/** A complete license key (prefix, then four groups of five characters): searched with `key`, anything else with `q`. */
-const LOOKS_LIKE_KEY = /^[^\s@]*([A-Z0-9]{5}-){3}[A-Z0-9]{5}$/i;
-
-export function useProducts() {
-  return useLoad(() => loadAll((cursor) => api.get<Page<Product>>('products', { cursor })), []);
-}
+import { CustomerCell } from '../widgets/customer.js';
 
 /** Licenses: search by e-mail, name or complete key; filter by product and status; cursor paging. */
-export function LicensesPage({ route }: { route: Route }) {
-  const q = route.params.get('q') ?? '';
-  const product = route.params.get('product') ?? '';
-  const status = route.params.get('status') ?? '';
+export function LicensesPage({ route }: PageProps) {
+  const q = route.query.get('q') ?? '';
+  const product = route.query.get('product') ?? '';
+  const status = route.query.get('status') ?? '';
   const [text, setText] = useState(q);
-  const products = useProducts();
+  const products = useLoad(() => api.products.all(), []);
+  // A complete license key (as cert-format reads one, in any case and spacing) is searched with `key`, anything else with `q`.
   const search = q.trim().replace(/\s+/g, '');
-  const query = LOOKS_LIKE_KEY.test(search) ? { key: search } : { q: q.trim() };
-  const list = usePaged((cursor) => api.get<Page<License>>('licenses', { ...query, product, status, cursor }), [q, product, status]);
+  const query = isWellFormedLicenseKey(search) ? { key: search } : { q: q.trim() };
+  const list = usePaged((cursor) => api.licenses.list({ ...query, product, status, cursor }), [q, product, status]);
   const productName = (id: string) => products.data?.find((p) => p.id === id)?.name ?? id;
   const go = (next: Record<string, string>) => navigate(href('licenses', { q, product, status, ...next }));
   return (
@@ -59,7 +52,7 @@ export function LicensesPage({ route }: { route: Route }) {
             label="Status"
             value={status}
             onValue={(v) => go({ status: v })}
-            options={[{ value: '', label: 'Any status' }, ...LICENSE_STATUSES.map((s) => ({ value: s, label: STATUS_LABEL[s] }))]}
+            options={[{ value: '', label: 'Any status' }, ...LICENSE_STATUSES.map((s) => ({ value: s, label: LICENSE_STATUS_LABEL[s] }))]}
           />
           <div class="actions">
             <button type="submit" class="btn btn-secondary">
@@ -78,16 +71,16 @@ export function LicensesPage({ route }: { route: Route }) {
           rowKey={(l) => l.id}
           empty={q || product || status ? 'No license matches.' : 'No license yet.'}
           columns={[
-            { label: 'Customer', cell: (l) => <a href={href('licenses', l.id)}>{l.customer.name || l.customer.email}</a> },
-            { label: 'E-mail', cell: (l) => l.customer.email },
+            { label: 'Customer', cell: (l) => <CustomerCell customer={l.customer} to={href('licenses', l.id)} /> },
             { label: 'Product', cell: (l) => productName(l.product) },
             { label: 'Plan', cell: (l) => l.planName },
-            { label: 'Status', cell: (l) => <Badge tone={STATUS_TONE[l.status]}>{STATUS_LABEL[l.status]}</Badge> },
-            { label: 'Machines', cell: (l) => `${l.activationCount} / ${l.activationLimit}` },
+            { label: 'Status', cell: (l) => <LicenseStatusBadge status={l.status} /> },
+            { label: 'Machines', cell: (l) => (l.seatMode === 'floating' ? `${l.liveLeases ?? 0} / ${l.activationLimit} running` : `${l.activationCount} / ${l.activationLimit}`) },
             { label: 'Valid until', cell: (l) => <DateTime value={l.validUntil} empty="no end" date />, nowrap: true },
           ]}
         />
-        <Pager hasPrevious={list.hasPrevious} nextCursor={list.data?.nextCursor ?? null} onNext={list.next} onPrevious={list.previous} />
+        {/* With the rows, not before them: a pager drawn while the rows wait for the product names would move down. */}
+        {settled(products) ? <Pager hasPrevious={list.hasPrevious} nextCursor={list.data?.nextCursor ?? null} onNext={list.next} onPrevious={list.previous} /> : null}
       </Section>
     </>
   );

@@ -8,15 +8,13 @@ import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { settled, useLoad } from '../../ui/hooks.js';
 import { usePaged } from '../../ui/paging.js';
-import type { Member, SessionInfo } from '../../ui/types.js';
-import type { Page } from '../../ui/api.js';
 import { api } from '../api.js';
 import { APP_NAME, useIsOwner } from '../context.js';
 import { OwnerOnlyNote } from '../widgets/owner-only.js';
 
 /** Members: everyone sees them; the owner invites and removes them, and sees and ends sessions. */
 export function MembersPage() {
-  const members = usePaged((cursor) => api.get<Page<Member>>('members', { cursor }), []);
+  const members = usePaged((cursor) => api.members.list({ cursor }), []);
   const isOwner = useIsOwner();
   const [email, setEmail] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
@@ -45,7 +43,7 @@ export function MembersPage() {
                   title={`Remove ${m.email}?`}
                   confirmLabel="Remove the member"
                   onConfirm={async () => {
-                    await api.del(`members/${m.id}`);
+                    await api.members.remove(m.id);
                     setNotice(`${m.email} is removed; their sessions ended.`);
                     members.reload();
                   }}
@@ -65,13 +63,13 @@ export function MembersPage() {
           label="Invite a member"
           submitLabel="Invite"
           onSubmit={async () => {
-            const member = await api.post<Member>('members', { email: email.trim() });
+            const member = await api.members.invite(email.trim());
             setNotice(`${member.email} is invited: a sign-in link is on its way to them.`);
             setEmail('');
             members.reload();
           }}
         >
-          <TextField label="E-mail address" type="email" required value={email} onValue={setEmail} />
+          <TextField label="E-mail address" name="email" type="email" autoComplete="off" required value={email} onValue={setEmail} />
         </Form>
       </Section>
       {isOwner ? <Sessions /> : null}
@@ -81,7 +79,7 @@ export function MembersPage() {
 }
 
 function Sessions() {
-  const sessions = useLoad(() => api.get<Page<SessionInfo>>('sessions'), []);
+  const sessions = useLoad(() => api.session.list(), []);
   return (
     <Section title="Signed-in sessions">
       <Alert kind="error">{sessions.error?.message}</Alert>
@@ -107,7 +105,7 @@ function Sessions() {
                   title="End this session?"
                   confirmLabel="End the session"
                   onConfirm={async () => {
-                    await api.del(`sessions/${s.id}`);
+                    await api.session.end(s.id);
                     sessions.reload();
                   }}
                 >

@@ -1,8 +1,8 @@
-import { PageHeader } from '../../ui/components/layout.js';
-import { OfflineActivationForm, type OfflineActivationResult } from '../../ui/components/offline-activation.js';
-import { TextField } from '../../ui/components/field.js';
 import { useState } from 'preact/hooks';
-import type { Route } from '../../ui/router.js';
+import { TextField } from '../../ui/components/field.js';
+import { PageHeader } from '../../ui/components/layout.js';
+import { OfflineActivationForm } from '../../ui/components/offline-activation.js';
+import type { PageProps } from '../../ui/router.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
 
@@ -11,8 +11,8 @@ import { APP_NAME } from '../context.js';
  * activates it here (same rules as an online activation) and sends back the certificate file.
  * `POST /v1/activations/offline`.
  */
-export function OfflineActivationPage({ route }: { route: Route }) {
-  const [license, setLicense] = useState(route.params.get('license') ?? '');
+export function OfflineActivationPage({ route }: PageProps) {
+  const [license, setLicense] = useState(route.query.get('license') ?? '');
   return (
     <div>
       <PageHeader title="Offline activation" appName={APP_NAME}>
@@ -30,7 +30,7 @@ export function OfflineActivationPage({ route }: { route: Route }) {
           />
         }
         licenses={[]}
-        activate={(input) => api.post<OfflineActivationResult>('activations/offline', { request: input.request, ...(license.trim() ? { license: license.trim() } : {}) })}
+        activate={(input) => api.activations.activateOffline({ request: input.request, ...(license.trim() ? { license: license.trim() } : {}) })}
       />
     </div>
   );

@@ -4,19 +4,19 @@ import { SelectField, TextField } from '../../ui/components/field.js';
 import { Form } from '../../ui/components/form.js';
 import { Facts, PageHeader, Section } from '../../ui/components/layout.js';
 import { useLoad } from '../../ui/hooks.js';
-import { loadAll } from '../../ui/paging.js';
-import { href, navigate, type Route } from '../../ui/router.js';
-import type { Plan, Product } from '../../ui/types.js';
-import type { Page } from '../../ui/api.js';
+import { href, navigate, type PageProps } from '../../ui/router.js';
+import type { PlanView } from '../../ui/types.js';
+import { Id } from '../../ui/components/copy.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
 import { intOrNull } from '../format.js';
 import { PlansOf } from '../widgets/plans-of.js';
+import { LeaseFields, leaseBody, seatSummary, useLeaseFields } from '../widgets/lease-fields.js';
 
 /** Plans, product by product. */
-export function PlansPage({ route }: { route: Route }) {
-  const products = useLoad(() => loadAll((cursor) => api.get<Page<Product>>('products', { cursor })), []);
-  const chosen = route.params.get('product') ?? products.data?.[0]?.id ?? '';
+export function PlansPage({ route }: PageProps) {
+  const products = useLoad(() => api.products.all(), []);
+  const chosen = route.query.get('product') ?? products.data?.[0]?.id ?? '';
   const product = products.data?.find((p) => p.id === chosen);
   return (
     <>
@@ -40,9 +40,9 @@ export function PlansPage({ route }: { route: Route }) {
 }
 
 /** One plan: what it is, and the fields that can change. */
-export function PlanPage({ route }: { route: Route }) {
-  const id = route.parts[1]!;
-  const plan = useLoad(() => api.get<Plan>(`plans/${id}`), [id]);
+export function PlanPage({ params }: PageProps) {
+  const id = params.id!;
+  const plan = useLoad(() => api.plans.get(id), [id]);
   const p = plan.data;
   return (
     <>
@@ -58,7 +58,8 @@ export function PlanPage({ route }: { route: Route }) {
             items={[
               ['Code (fixed)', <code>{p.code}</code>],
               ['Kind (fixed)', p.kind],
-              ['Plan ID', <code>{p.id}</code>],
+              ['Seats (fixed)', seatSummary(p), 'wide'],
+              ['Plan ID', <Id value={p.id} what="plan ID" />, 'wide'],
             ]}
           />
           <EditPlan plan={p} onSaved={plan.set} />
@@ -68,15 +69,17 @@ export function PlanPage({ route }: { route: Route }) {
   );
 }
 
-function EditPlan({ plan, onSaved }: { plan: Plan; onSaved: (p: Plan) => void }) {
+function EditPlan({ plan, onSaved }: { plan: PlanView; onSaved: (p: PlanView) => void }) {
   const [name, setName] = useState(plan.name);
   const [maxActivations, setMaxActivations] = useState(String(plan.maxActivations));
   const [entitlements, setEntitlements] = useState(plan.entitlements.join(', '));
   const [maxMajor, setMaxMajor] = useState(plan.maxMajor === null ? '' : String(plan.maxMajor));
   const [trialDays, setTrialDays] = useState(String(plan.trialDays));
   const [offlineDays, setOfflineDays] = useState(plan.offlineDays === null ? '' : String(plan.offlineDays));
+  const [lease, setLease] = useLeaseFields(plan);
+  const floating = plan.seatMode === 'floating';
   const [saved, setSaved] = useState(false);
-  useEffect(() => setSaved(false), [name, maxActivations, entitlements, maxMajor, trialDays, offlineDays]);
+  useEffect(() => setSaved(false), [name, maxActivations, entitlements, maxMajor, trialDays, offlineDays, lease]);
   return (
     <>
       <Alert kind="success">{saved ? 'Saved. Licenses get the new terms at their next certificate refresh.' : null}</Alert>
@@ -84,25 +87,27 @@ function EditPlan({ plan, onSaved }: { plan: Plan; onSaved: (p: Plan) => void })
         label="Edit the plan"
         submitLabel="Save the plan"
         onSubmit={async () => {
-          const updated = await api.patch<Plan>(`plans/${plan.id}`, {
+          const updated = await api.plans.update(plan.id, {
             name: name.trim(),
             maxActivations: Number(maxActivations),
             entitlements: entitlements.split(',').map((e) => e.trim()).filter(Boolean),
             maxMajor: intOrNull(maxMajor),
-            trialDays: Number(trialDays),
+            ...(plan.kind === 'trial' ? { trialDays: Number(trialDays) } : {}),
             offlineDays: intOrNull(offlineDays),
+            ...(floating ? leaseBody(lease) : {}),
           });
           onSaved(updated);
           setSaved(true);
         }}
       >
         <div class="grid-2">
-          <TextField label="Name" required value={name} onValue={setName} />
-          <TextField label="Machines per seat" type="number" min={1} required value={maxActivations} onValue={setMaxActivations} />
-          <TextField label="Entitlements" hint="Comma-separated" value={entitlements} onValue={setEntitlements} />
-          <TextField label="Highest major version covered" type="number" min={0} hint="Empty: every version" value={maxMajor} onValue={setMaxMajor} />
-          <TextField label="Trial days" type="number" min={1} value={trialDays} onValue={setTrialDays} />
-          <TextField label="Offline days" type="number" min={1} max={365} hint="Empty: the product's value" value={offlineDays} onValue={setOfflineDays} />
+          <TextField label="Name" name="name" required maxLength={200} value={name} onValue={setName} />
+          <TextField label="Machines per seat" name="maxActivations" type="number" min={1} max={100000} required value={maxActivations} onValue={setMaxActivations} />
+          <TextField label="Entitlements" name="entitlements" hint="Comma-separated" value={entitlements} onValue={setEntitlements} />
+          <TextField label="Highest major version covered" name="maxMajor" type="number" min={0} hint="Empty: every version" value={maxMajor} onValue={setMaxMajor} />
+          {plan.kind === 'trial' ? <TextField label="Trial days" name="trialDays" type="number" min={1} max={3650} value={trialDays} onValue={setTrialDays} /> : null}
+          <TextField label="Offline days" name="offlineDays" type="number" min={1} max={365} hint="Empty: the product's value" value={offlineDays} onValue={setOfflineDays} />
+          {floating ? <LeaseFields value={lease} onValue={setLease} /> : null}
         </div>
       </Form>
     </>

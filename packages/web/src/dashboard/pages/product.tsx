@@ -5,22 +5,23 @@ import { Form } from '../../ui/components/form.js';
 import { Facts, PageHeader, Section } from '../../ui/components/layout.js';
 import { DateTime } from '../../ui/components/time.js';
 import { settled, useLoad } from '../../ui/hooks.js';
-import { loadAll } from '../../ui/paging.js';
-import type { Page } from '../../ui/api.js';
-import { href, type Route } from '../../ui/router.js';
-import type { Plan, Product, SigningKey } from '../../ui/types.js';
+import { href, type PageProps } from '../../ui/router.js';
+import type { ProductView } from '../../ui/types.js';
+import { Id } from '../../ui/components/copy.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
+import { KEY_PREFIX } from '../format.js';
 import { PlansOf } from '../widgets/plans-of.js';
+import { RevocationList } from '../widgets/revocation-list.js';
 import { SigningKeys } from '../widgets/signing-keys.js';
 
-/** One product: its settings, signing keys (rotation, export) and plans. */
-export function ProductPage({ route }: { route: Route }) {
-  const id = route.parts[1]!;
-  const product = useLoad(() => api.get<Product>(`products/${id}`), [id]);
+/** One product: its settings, signing keys (rotation, export), plans and revocation list (download). */
+export function ProductPage({ params }: PageProps) {
+  const id = params.id!;
+  const product = useLoad(() => api.products.get(id), [id]);
   // Keys and plans load with the product, so the page appears in one piece (nothing moves).
   const parts = useLoad(
-    () => Promise.all([api.get<Page<SigningKey>>(`products/${id}/keys`), loadAll((cursor) => api.get<Page<Plan>>(`products/${id}/plans`, { cursor }))]),
+    () => Promise.all([api.signingKeys.list(id), api.plans.all(id), api.revocations.get(id)]),
     [id],
   );
   const p = settled(product, parts) ? product.data : null;
@@ -37,7 +38,7 @@ export function ProductPage({ route }: { route: Route }) {
           <Section title="Details">
             <Facts
               items={[
-                ['Product ID (public, used by the client SDK)', <code>{p.id}</code>],
+                ['Product ID (public, used by the client SDK)', <Id value={p.id} what="product ID" />, 'wide'],
                 ['Key prefix', <code>{p.keyPrefix}</code>],
                 ['Created', <DateTime value={p.createdAt} />],
               ]}
@@ -46,13 +47,14 @@ export function ProductPage({ route }: { route: Route }) {
           </Section>
           <SigningKeys product={p} {...(parts.data ? { initial: parts.data[0] } : {})} />
           <PlansOf product={p} {...(parts.data ? { initial: parts.data[1] } : {})} />
+          <RevocationList product={p} {...(parts.data ? { initial: parts.data[2] } : {})} />
         </>
       ) : null}
     </>
   );
 }
 
-function EditProduct({ product, onSaved }: { product: Product; onSaved: (p: Product) => void }) {
+function EditProduct({ product, onSaved }: { product: ProductView; onSaved: (p: ProductView) => void }) {
   const [name, setName] = useState(product.name);
   const [keyPrefix, setKeyPrefix] = useState(product.keyPrefix);
   const [graceDays, setGraceDays] = useState(String(product.graceDays));
@@ -68,7 +70,7 @@ function EditProduct({ product, onSaved }: { product: Product; onSaved: (p: Prod
         submitLabel="Save the product"
         variant="secondary"
         onSubmit={async () => {
-          const updated = await api.patch<Product>(`products/${product.id}`, {
+          const updated = await api.products.update(product.id, {
             name: name.trim(),
             keyPrefix: keyPrefix.trim(),
             graceDays: Number(graceDays),
@@ -79,10 +81,10 @@ function EditProduct({ product, onSaved }: { product: Product; onSaved: (p: Prod
         }}
       >
         <div class="grid-2">
-          <TextField label="Name" required value={name} onValue={setName} />
-          <TextField label="License key prefix" hint="Applies to keys issued from now on" required value={keyPrefix} onValue={setKeyPrefix} />
-          <TextField label="Grace days" type="number" min={0} required value={graceDays} onValue={setGraceDays} />
-          <TextField label="Offline days" type="number" min={1} max={365} required value={offlineDays} onValue={setOfflineDays} />
+          <TextField label="Name" name="name" required maxLength={200} value={name} onValue={setName} />
+          <TextField label="License key prefix" name="keyPrefix" hint={`${KEY_PREFIX.hint}; applies to keys issued from now on`} rule={KEY_PREFIX.rule} pattern={KEY_PREFIX.pattern} maxLength={16} required value={keyPrefix} onValue={setKeyPrefix} />
+          <TextField label="Grace days" name="graceDays" type="number" min={0} max={365} required value={graceDays} onValue={setGraceDays} />
+          <TextField label="Offline days" name="offlineDays" type="number" min={1} max={365} required value={offlineDays} onValue={setOfflineDays} />
         </div>
       </Form>
     </>

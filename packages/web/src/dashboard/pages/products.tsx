@@ -5,17 +5,17 @@ import { Form } from '../../ui/components/form.js';
 import { PageHeader, Pager, Section } from '../../ui/components/layout.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
-import type { Page } from '../../ui/api.js';
-import { usePaged } from '../../ui/paging.js';
 import { settled } from '../../ui/hooks.js';
+import { usePaged } from '../../ui/paging.js';
 import { href, navigate } from '../../ui/router.js';
-import type { Product } from '../../ui/types.js';
+import { Id } from '../../ui/components/copy.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
+import { KEY_PREFIX } from '../format.js';
 
 /** Products: the list and the creation form. */
 export function ProductsPage() {
-  const list = usePaged((cursor) => api.get<Page<Product>>('products', { cursor }), []);
+  const list = usePaged((cursor) => api.products.list({ cursor }), []);
   const [name, setName] = useState('');
   const [keyPrefix, setKeyPrefix] = useState('');
   const [graceDays, setGraceDays] = useState('7');
@@ -35,7 +35,7 @@ export function ProductsPage() {
           empty="No product yet: create the first one below."
           columns={[
             { label: 'Name', cell: (p) => <a href={href('products', p.id)}>{p.name}</a> },
-            { label: 'ID', cell: (p) => <code>{p.id}</code> },
+            { label: 'ID', cell: (p) => <Id value={p.id} what={`ID of ${p.name}`} />, stack: true },
             { label: 'Key prefix', cell: (p) => <code>{p.keyPrefix}</code> },
             { label: 'Grace / offline days', cell: (p) => `${p.graceDays} / ${p.offlineDays}` },
             { label: 'Created', cell: (p) => <DateTime value={p.createdAt} date />, nowrap: true },
@@ -48,7 +48,7 @@ export function ProductsPage() {
           label="Create a product"
           submitLabel="Create the product"
           onSubmit={async () => {
-            const product = await api.post<Product>('products', {
+            const product = await api.products.create({
               name: name.trim(),
               keyPrefix: keyPrefix.trim(),
               graceDays: Number(graceDays),
@@ -57,11 +57,11 @@ export function ProductsPage() {
             navigate(href('products', product.id));
           }}
         >
-          <TextField label="Name" required value={name} onValue={setName} />
-          <TextField label="License key prefix" hint="License keys start with it, e.g. ACME-" required value={keyPrefix} onValue={setKeyPrefix} />
+          <TextField label="Name" name="name" required maxLength={200} value={name} onValue={setName} />
+          <TextField label="License key prefix" name="keyPrefix" hint={KEY_PREFIX.hint} rule={KEY_PREFIX.rule} pattern={KEY_PREFIX.pattern} maxLength={16} required value={keyPrefix} onValue={setKeyPrefix} />
           <div class="grid-2">
-            <TextField label="Grace days" type="number" min={0} hint="Days added to the paid period before a license stops working" required value={graceDays} onValue={setGraceDays} />
-            <TextField label="Offline days" type="number" min={1} max={365} hint="How long a machine works without reaching the server" required value={offlineDays} onValue={setOfflineDays} />
+            <TextField label="Grace days" name="graceDays" type="number" min={0} max={365} hint="Days added to the paid period before a license stops working" required value={graceDays} onValue={setGraceDays} />
+            <TextField label="Offline days" name="offlineDays" type="number" min={1} max={365} hint="How long a machine works without reaching the server" required value={offlineDays} onValue={setOfflineDays} />
           </div>
         </Form>
       </Section> : null}

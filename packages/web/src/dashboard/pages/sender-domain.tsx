@@ -9,7 +9,6 @@ import { Badge, Facts, PageHeader, Section } from '../../ui/components/layout.js
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { useLoad } from '../../ui/hooks.js';
-import type { SenderDomain } from '../../ui/types.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
 import { OwnerOnlyNote } from '../widgets/owner-only.js';
@@ -18,7 +17,7 @@ const STATUS_TONE = { verified: 'good', pending: 'warn', failed: 'bad' } as cons
 
 /** The sender domain: claim (owner), DNS records to publish with copy buttons, verify, release (owner). */
 export function SenderDomainPage() {
-  const domain = useLoad(() => api.get<SenderDomain>('account/sender-domain'), []);
+  const domain = useLoad(() => api.senderDomain.get(), []);
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -27,7 +26,7 @@ export function SenderDomainPage() {
     setBusy(true);
     setError(null);
     try {
-      domain.set(await api.post<SenderDomain>('account/sender-domain/verify'));
+      domain.set(await api.senderDomain.verify());
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -48,10 +47,10 @@ export function SenderDomainPage() {
               label="Claim a sender domain"
               submitLabel="Claim the domain"
               onSubmit={async () => {
-                domain.set(await api.post<SenderDomain>('account/sender-domain', { domain: name.trim() }));
+                domain.set(await api.senderDomain.claim(name.trim()));
               }}
             >
-              <TextField label="Domain" placeholder="example.com" required value={name} onValue={setName} />
+              <TextField label="Domain" name="domain" placeholder="example.com" required value={name} onValue={setName} />
             </Form>
           )}
         </Section>
@@ -61,7 +60,7 @@ export function SenderDomainPage() {
           <Section title={d.domain}>
             <Facts
               items={[
-                ['Status', <Badge tone={STATUS_TONE[d.status as keyof typeof STATUS_TONE] ?? 'neutral'}>{d.status}</Badge>],
+                ['Status', <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>],
                 ['Sends as', d.senderEmail ?? 'the service address, until verified'],
                 ['Last checked', <DateTime value={d.checkedAt ?? null} empty="never" />],
               ]}
@@ -110,7 +109,7 @@ export function SenderDomainPage() {
                   title={`Release ${d.domain}?`}
                   confirmLabel="Release"
                   onConfirm={async () => {
-                    await api.del('account/sender-domain');
+                    await api.senderDomain.release();
                     domain.reload();
                   }}
                 >

@@ -8,8 +8,7 @@ import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { saveBlob } from '../../ui/download.js';
 import { settled, useLoad } from '../../ui/hooks.js';
-import type { Page } from '../../ui/api.js';
-import type { Product, SigningKey } from '../../ui/types.js';
+import type { ListView, ProductView, SigningKeyView } from '../../ui/types.js';
 import { api } from '../api.js';
 import { OwnerOnlyNote } from './owner-only.js';
 
@@ -19,8 +18,8 @@ const TONE = { active: 'good', pending: 'warn', retired: 'neutral' } as const;
  * Signing keys with the two-phase rotation: step 1 publishes a pending key (it signs nothing),
  * step 2 activates it once the applications embed it. The owner can export the private keys.
  */
-export function SigningKeys({ product, initial }: { product: Product; initial?: Page<SigningKey> }) {
-  const keys = useLoad(() => api.get<Page<SigningKey>>(`products/${product.id}/keys`), [product.id], initial);
+export function SigningKeys({ product, initial }: { product: ProductView; initial?: ListView<SigningKeyView> }) {
+  const keys = useLoad(() => api.signingKeys.list(product.id), [product.id], initial);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -32,7 +31,7 @@ export function SigningKeys({ product, initial }: { product: Product; initial?: 
     setBusy(true);
     setError(null);
     try {
-      const key = await api.post<SigningKey>(`products/${product.id}/keys`);
+      const key = await api.signingKeys.create(product.id);
       setMessage(`Step 1 done: ${key.kid} is published as pending. Ship its public key in your application, then activate it.`);
       keys.reload();
     } catch (err) {
@@ -92,7 +91,7 @@ export function SigningKeys({ product, initial }: { product: Product; initial?: 
                   confirmLabel={`Activate ${k.kid} now`}
                   variant="primary"
                   onConfirm={async () => {
-                    await api.post(`products/${product.id}/keys/${k.kid}/activate`);
+                    await api.signingKeys.activate(product.id, k.kid);
                     setMessage(`Step 3 done: ${k.kid} now signs every certificate${active ? `; ${active.kid} is retired` : ''}.`);
                     keys.reload();
                   }}
@@ -121,7 +120,7 @@ export function SigningKeys({ product, initial }: { product: Product; initial?: 
   );
 }
 
-function KeyExport({ product }: { product: Product }) {
+function KeyExport({ product }: { product: ProductView }) {
   return (
     <div class="subsection">
       <h3>Back up the private keys</h3>
@@ -139,7 +138,7 @@ function KeyExport({ product }: { product: Product }) {
         confirmLabel="Export and download"
         variant="danger"
         onConfirm={async () => {
-          const blob = await api.download(`products/${product.id}/keys/export`);
+          const blob = await api.signingKeys.export(product.id);
           saveBlob(blob, `${product.id}-signing-keys.json`);
         }}
       >

@@ -1,26 +1,30 @@
-import { useContext, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { Alert } from '../../ui/components/alert.js';
 import { Button } from '../../ui/components/button.js';
 import { CopyField } from '../../ui/components/copy.js';
 import { ConfirmButton } from '../../ui/components/dialog.js';
 import { Facts, PageHeader, Section } from '../../ui/components/layout.js';
-import { OfflineActivationForm, type OfflineActivationResult } from '../../ui/components/offline-activation.js';
+import { LicenseStatusBadge } from '../../ui/components/license-status.js';
+import { OfflineActivationForm } from '../../ui/components/offline-activation.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { useLoad } from '../../ui/hooks.js';
-import { api, type PortalLicenseDetail } from '../api.js';
-import { PortalContext } from '../app.js';
-import { StatusBadge } from './licenses.js';
+import type { PageProps } from '../../ui/router.js';
+import { FreedLeaseNote, leaseColumns, seatsInUse } from '../../ui/components/lease.js';
+import type { PortalActivationView } from '../../ui/types.js';
+import { api } from '../api.js';
+import { appNameOf, usePortal } from '../context.js';
 
 /** One license: its facts, its key (revealed on request), its machines (freed here) and activation by file. */
-export function LicensePage({ id }: { id: string }) {
-  const portal = useContext(PortalContext);
-  const license = useLoad(() => api.get<PortalLicenseDetail>(`licenses/${encodeURIComponent(id)}`), [id]);
+export function LicensePage({ params }: PageProps) {
+  const id = params.id!;
+  const portal = usePortal();
+  const license = useLoad(() => api.licenses.get(id), [id]);
   const [key, setKey] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const l = license.data;
-  const appName = `${portal.accountName} licenses`;
+  const appName = appNameOf(portal);
   if (license.error) {
     return (
       <div>
@@ -49,10 +53,10 @@ export function LicensePage({ id }: { id: string }) {
       </PageHeader>
       <Facts
         items={[
-          ['Status', <StatusBadge status={l.status} />],
+          ['Status', <LicenseStatusBadge status={l.status} />],
           ['Valid until', <DateTime value={l.validUntil} date empty="No end date" />],
           ['Seats', l.seats],
-          ['Machines', `${l.activationCount} of ${l.activationLimit} in use`],
+          ['Machines', l.seatMode === 'floating' ? seatsInUse(l) : `${seatsInUse(l)} in use`],
         ]}
       />
       <Alert kind="success">{message}</Alert>
@@ -61,10 +65,10 @@ export function LicensePage({ id }: { id: string }) {
       <Section title="License key">
         {key === null ? (
           <div class="actions">
-            <Button variant="primary" onClick={() => act(async () => { setKey((await api.post<{ key: string }>(`licenses/${encodeURIComponent(l.id)}/key`)).key); return ''; })}>
+            <Button variant="primary" onClick={() => act(async () => { setKey((await api.licenses.revealKey(l.id)).key); return ''; })}>
               Show the license key
             </Button>
-            <Button onClick={() => act(async () => { await api.post(`licenses/${encodeURIComponent(l.id)}/send-key`); return 'The license key is on its way to your e-mail address.'; })}>
+            <Button onClick={() => act(async () => { await api.licenses.sendKey(l.id); return 'The license key is on its way to your e-mail address.'; })}>
               E-mail me the key again
             </Button>
           </div>
@@ -75,8 +79,11 @@ export function LicensePage({ id }: { id: string }) {
 
       <Section title="Machines">
         <p class="muted">
-          Free a machine you no longer use (a lost or replaced computer): its seat is free at once, and the application on it stops at its next
-          online check. You can free {l.releaseLimit} machine{l.releaseLimit === 1 ? '' : 's'} per 30 days here; {l.releasesLeft} left now.
+          Free a machine you no longer use (a lost or replaced computer): its seat is free at once,{' '}
+          {l.seatMode === 'floating'
+            ? 'and freeing a borrowed machine returns its borrow early (the certificate on it stays valid offline until it expires).'
+            : 'and the application on it stops at its next online check.'}{' '}
+          You can free {l.releaseLimit} machine{l.releaseLimit === 1 ? '' : 's'} per 30 days here; {l.releasesLeft} left now.
         </p>
         <Table
           caption="Machines using this license"
@@ -89,6 +96,7 @@ export function LicensePage({ id }: { id: string }) {
             { label: 'Platform', cell: (a) => a.platform ?? '—' },
             { label: 'App version', cell: (a) => a.appVersion ?? '—', nowrap: true },
             { label: 'Last seen', cell: (a) => <DateTime value={a.lastSeenAt} /> },
+            ...leaseColumns<PortalActivationView>(l),
             {
               label: 'Action',
               cell: (a) => (
@@ -97,15 +105,15 @@ export function LicensePage({ id }: { id: string }) {
                   title="Free this machine?"
                   confirmLabel="Free the machine"
                   onConfirm={async () => {
-                    const answer = await api.del<{ releasesLeft: number }>(`activations/${encodeURIComponent(a.id)}`);
+                    const answer = await api.activations.release(a.id);
                     setMessage(`${a.name ?? 'The machine'} is freed. ${answer.releasesLeft} more release${answer.releasesLeft === 1 ? '' : 's'} left in 30 days.`);
                     license.reload();
                   }}
                 >
-                  <p>
-                    {a.name ?? 'This machine'} will no longer be able to use {l.product.name} once it next checks its license online. Its seat becomes
-                    free for another machine.
-                  </p>
+                  <FreedLeaseNote
+                    activation={a}
+                    otherwise={<p>{a.name ?? 'This machine'} will no longer be able to use {l.product.name} once it next checks its license online. Its seat becomes free for another machine.</p>}
+                  />
                 </ConfirmButton>
               ),
             },
@@ -117,7 +125,7 @@ export function LicensePage({ id }: { id: string }) {
         <OfflineActivationForm
           licenses={[{ id: l.id, label: `${l.product.name} · ${l.plan.name}` }]}
           initialLicense={l.id}
-          activate={(input) => api.post<OfflineActivationResult>('activations/offline', input)}
+          activate={(input) => api.activations.activateOffline(input)}
           onActivated={() => license.reload()}
           intro={<p class="muted">In the application on the machine, create an activation request file, then upload it here.</p>}
         />

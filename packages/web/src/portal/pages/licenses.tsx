@@ -1,28 +1,21 @@
-import { useContext } from 'preact/hooks';
 import { Alert } from '../../ui/components/alert.js';
-import { Badge, PageHeader } from '../../ui/components/layout.js';
+import { PageHeader } from '../../ui/components/layout.js';
+import { LicenseStatusBadge } from '../../ui/components/license-status.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { useLoad } from '../../ui/hooks.js';
 import { href } from '../../ui/router.js';
-import { api, type PortalLicense } from '../api.js';
-import { PortalContext } from '../app.js';
-
-const GOOD = new Set(['active', 'perpetual']);
-const WARN = new Set(['past_due', 'canceled']);
-
-/** A license status as a word in a badge. */
-export function StatusBadge({ status }: { status: string }) {
-  return <Badge tone={GOOD.has(status) ? 'good' : WARN.has(status) ? 'warn' : 'bad'}>{status.replace('_', ' ')}</Badge>;
-}
+import { api } from '../api.js';
+import { appNameOf, usePortal } from '../context.js';
+import { seatsInUse } from '../../ui/components/lease.js';
 
 /** The customer's licenses of this vendor. */
 export function LicensesPage() {
-  const portal = useContext(PortalContext);
-  const licenses = useLoad(() => api.get<{ data: PortalLicense[] }>('licenses'), []);
+  const portal = usePortal();
+  const licenses = useLoad(() => api.licenses.list(), []);
   return (
     <div>
-      <PageHeader title="Your licenses" appName={`${portal.accountName} licenses`}>
+      <PageHeader title="Your licenses" appName={appNameOf(portal)}>
         Open a license to see its key and the machines using it.
       </PageHeader>
       <Alert kind="error">{licenses.error?.message}</Alert>
@@ -35,10 +28,10 @@ export function LicensesPage() {
         columns={[
           { label: 'Product', cell: (l) => <a href={href('licenses', l.id)}>{l.product.name}</a> },
           { label: 'Plan', cell: (l) => l.plan.name },
-          { label: 'Status', cell: (l) => <StatusBadge status={l.status} />, nowrap: true },
+          { label: 'Status', cell: (l) => <LicenseStatusBadge status={l.status} />, nowrap: true },
           { label: 'Valid until', cell: (l) => <DateTime value={l.validUntil} date empty="No end date" /> },
           { label: 'Seats', cell: (l) => l.seats, nowrap: true },
-          { label: 'Machines', cell: (l) => `${l.activationCount} of ${l.activationLimit}`, nowrap: true },
+          { label: 'Machines', cell: (l) => seatsInUse(l) },
         ]}
       />
     </div>

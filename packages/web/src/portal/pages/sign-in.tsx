@@ -1,14 +1,14 @@
-import { useContext, useEffect } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { Alert } from '../../ui/components/alert.js';
 import { SignInLinkForm } from '../../ui/components/sign-in-link.js';
 import { api } from '../api.js';
-import { PortalContext } from '../app.js';
+import { appNameOf, usePortal } from '../context.js';
 
 /** Sign-in: the customer asks for a one-time link e-mailed to the address their license was bought with. */
 export function SignInPage({ reason }: { reason?: string }) {
-  const portal = useContext(PortalContext);
+  const portal = usePortal();
   useEffect(() => {
-    document.title = `Sign in · ${portal.accountName} licenses`;
+    document.title = `Sign in · ${appNameOf(portal)}`;
   }, [portal.accountName]);
   return (
     <main class="center-page" id="main">
@@ -22,7 +22,7 @@ export function SignInPage({ reason }: { reason?: string }) {
               license was sent to: we e-mail you a link that signs you in. It works once, for 15 minutes.
             </>
           }
-          request={(email) => api.post('session/link', { email })}
+          request={(email) => api.session.requestLink(email)}
           sent={(to) => (
             <>
               If <strong>{to}</strong> holds a license from {portal.accountName}, a sign-in link is on its way. Open it within 15 minutes.

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { Button } from './button.js';
 
@@ -25,12 +26,39 @@ export function CopyButton({ value, label = 'Copy', what }: { value: string; lab
   );
 }
 
-/** A value shown in full in a monospaced, selectable box with a copy button. */
-export function CopyField({ value, what }: { value: string; what: string }) {
+/**
+ * An address with a line-break opportunity after each `/`, `?`, `&` and `=`, so a long one wraps
+ * between its parts and never inside an ID.
+ */
+export function Address({ value }: { value: string }) {
+  const parts: ComponentChildren[] = [];
+  let start = 0;
+  for (let i = 0; i < value.length; i++) {
+    if ('/?&='.includes(value[i]!) && i + 1 < value.length && value[i + 1] !== '/') {
+      parts.push(value.slice(start, i + 1), <wbr key={i} />);
+      start = i + 1;
+    }
+  }
+  parts.push(value.slice(start));
+  return <>{parts}</>;
+}
+
+/** A value shown in full in a monospaced, selectable box with a copy button; `address` wraps a URL between its parts. */
+export function CopyField({ value, what, address = false }: { value: string; what: string; address?: boolean }) {
   return (
     <div class="copy-field">
-      <code class="mono">{value}</code>
+      <code class={address ? 'mono address' : 'mono'}>{address ? <Address value={value} /> : value}</code>
       <CopyButton value={value} what={what} />
     </div>
+  );
+}
+
+/** An ID (`lic_…`), kept on one line, with a button that copies it. */
+export function Id({ value, what }: { value: string; what: string }) {
+  return (
+    <span class="id-copy">
+      <code class="id">{value}</code>
+      <CopyButton value={value} what={what} />
+    </span>
   );
 }

@@ -103,12 +103,15 @@ export function Pager({ hasPrevious, nextCursor, onPrevious, onNext }: { hasPrev
   );
 }
 
+/** A fact: its label, its value, and `'wide'` for a value that takes a whole row (an ID, an address). */
+export type Fact = readonly [string, ComponentChildren] | readonly [string, ComponentChildren, 'wide'];
+
 /** A label/value list (a license's facts). */
-export function Facts({ items }: { items: readonly [string, ComponentChildren][] }) {
+export function Facts({ items }: { items: readonly Fact[] }) {
   return (
     <dl class="facts">
-      {items.map(([label, value]) => (
-        <div key={label} class="fact">
+      {items.map(([label, value, wide]) => (
+        <div key={label} class={wide ? 'fact fact-wide' : 'fact'}>
           <dt>{label}</dt>
           <dd>{value}</dd>
         </div>
@@ -117,7 +120,9 @@ export function Facts({ items }: { items: readonly [string, ComponentChildren][]
   );
 }
 
+export type BadgeTone = 'neutral' | 'good' | 'warn' | 'bad';
+
 /** A status word in a coloured badge (the word itself carries the meaning, not the colour). */
-export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'good' | 'warn' | 'bad'; children: ComponentChildren }) {
+export function Badge({ tone = 'neutral', children }: { tone?: BadgeTone; children: ComponentChildren }) {
   return <span class={`badge badge-${tone}`}>{children}</span>;
 }

@@ -1,3 +1,4 @@
+import type { OfflineActivationInput, OfflineActivationResult } from '../types.js';
 import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
 import { saveBlob } from '../download.js';
@@ -8,22 +9,13 @@ import { Button } from './button.js';
 import { SelectField, TextAreaField } from './field.js';
 import { Form } from './form.js';
 
-/** What the API answers to an offline activation. */
-export interface OfflineActivationResult {
-  certificate: string;
-  activation: string;
-  license: string;
-  product?: string;
-  fingerprint?: string;
-}
-
 export interface OfflineActivationFormProps {
   /** Licenses the request may be activated on, when it carries no key; empty hides the choice. */
   licenses: readonly { id: string; label: string }[];
   /** The license chosen first (e.g. the page's own license). */
   initialLicense?: string;
   /** Sends `{ request, license? }` to the API and resolves with its answer. */
-  activate: (input: { request: string; license?: string }) => Promise<OfflineActivationResult>;
+  activate: (input: OfflineActivationInput) => Promise<OfflineActivationResult>;
   /** Called after a certificate was issued (e.g. to reload the machine list). */
   onActivated?: (result: OfflineActivationResult) => void;
   /** Text above the form. */
@@ -32,7 +24,7 @@ export interface OfflineActivationFormProps {
 
 /** The certificate's file name: what the SDK example's `import <file>` reads. */
 export function certificateFileName(result: OfflineActivationResult): string {
-  return `license-certificate-${(result.fingerprint ?? result.activation).slice(0, 12)}.txt`;
+  return `license-certificate-${result.fingerprint.slice(0, 12)}.txt`;
 }
 
 /**
@@ -97,7 +89,7 @@ export function OfflineActivationForm({ licenses, initialLicense, activate, onAc
         </p>
       </div>
       <Alert kind="error">{fileError}</Alert>
-      <TextAreaField label="Activation request" hint="Starts with SVCREQ1." rows={4} spellcheck={false} required value={request} onValue={setRequest} />
+      <TextAreaField label="Activation request" name="request" hint="Starts with SVCREQ1." rows={4} spellcheck={false} required value={request} onValue={setRequest} />
       {licenses.length > 1 ? (
         <SelectField
           label="License"

@@ -41,7 +41,7 @@ export function SignInLinkForm({ intro, request, sent }: SignInLinkFormProps) {
           setSentTo(email.trim());
         }}
       >
-        <TextField label="E-mail address" type="email" autoComplete="email" required value={email} onValue={setEmail} />
+        <TextField label="E-mail address" name="email" type="email" autoComplete="email" required value={email} onValue={setEmail} />
       </Form>
     </>
   );

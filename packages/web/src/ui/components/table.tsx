@@ -6,6 +6,8 @@ export interface Column<T> {
   cell: (row: T) => ComponentChildren;
   /** A narrow column kept on one line. */
   nowrap?: boolean;
+  /** On a narrow screen, the label above the value (which needs the whole width: an ID). */
+  stack?: boolean;
 }
 
 export interface TableProps<T> {
@@ -44,7 +46,7 @@ export function Table<T>({ caption, hideCaption = false, columns, rows, rowKey, 
           {rows.map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((c) => (
-                <td key={c.label} data-label={c.label} class={c.nowrap ? 'nowrap' : undefined}>
+                <td key={c.label} data-label={c.label} class={[c.nowrap ? 'nowrap' : '', c.stack ? 'stack' : ''].filter(Boolean).join(' ') || undefined}>
                   <div class="cell">{c.cell(row)}</div>
                 </td>
               ))}
