@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Runs a crt1-test-vectors-v1 file through the built verifier: one line per case, then
-// "N passed, N failed". Exit 0 when all pass, 1 on any failure, 2 when the file or setup is unusable.
-// Usage: pnpm conformance <file> [--backend=auto|node|webcrypto|noble]
+// Runs a crt1-test-vectors-v1 or rvl1-test-vectors-v1 file through the built verifier: one line per
+// case, then "N passed, N failed". Exit 0 when all pass, 1 on any failure, 2 when the file or setup is
+// unusable. Usage: pnpm conformance <file> [--backend=auto|node|webcrypto|noble]
 import { readFileSync } from 'node:fs';
-import { checkVectorFile } from '../test-vectors/format.mjs';
+import { checkRevocationVectorFile, checkVectorFile } from '../test-vectors/format.mjs';
+import { runRevocationVectors } from '../test-vectors/rvl1-run.mjs';
 
 const fail = (message) => {
   console.error(`conformance: ${message}`);
@@ -21,8 +22,10 @@ try {
 } catch (error) {
   fail(`cannot read ${path} as JSON: ${error.message}`);
 }
-const checked = checkVectorFile(doc);
-if (!checked.ok) fail(`${path} is not a crt1-test-vectors-v1 file:\n  - ${checked.problems.join('\n  - ')}`);
+// An RVL1 file says so in its format; anything else is read as a CRT1 file (and its problems named as such).
+const revocationFile = typeof doc === 'object' && doc !== null && doc.format === 'rvl1-test-vectors-v1';
+const checked = revocationFile ? checkRevocationVectorFile(doc) : checkVectorFile(doc);
+if (!checked.ok) fail(`${path} is not a ${revocationFile ? 'rvl1' : 'crt1'}-test-vectors-v1 file:\n  - ${checked.problems.join('\n  - ')}`);
 const file = checked.file;
 
 let verifier, certFormat;
@@ -41,7 +44,19 @@ const report = (ok, name, expected, got) => {
   console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}  expected=${expected}  got=${got}`);
 };
 
-for (const c of file.cases) {
+const backendProblem = (error) => error instanceof TypeError && /backend/.test(error.message);
+if (revocationFile) {
+  let rows;
+  try {
+    rows = await runRevocationVectors(verifier, file, backend);
+  } catch (error) {
+    if (backendProblem(error)) fail(error.message);
+    throw error;
+  }
+  for (const [name, got, expected] of rows) report(got === expected, name, expected, got);
+}
+
+for (const c of revocationFile ? [] : file.cases) {
   let got;
   try {
     const result = await verifier.verifyCertificate(c.certificate, {
@@ -55,13 +70,13 @@ for (const c of file.cases) {
     });
     got = result.outcome;
   } catch (error) {
-    if (error instanceof TypeError && /backend/.test(error.message)) fail(error.message);
+    if (backendProblem(error)) fail(error.message);
     got = `threw ${error?.name ?? 'error'}: ${error?.message ?? String(error)}`;
   }
   report(got === c.expected, c.name, c.expected, got);
 }
 
-for (const [i, k] of (file.keyNormalization ?? []).entries()) {
+for (const [i, k] of (revocationFile ? [] : file.keyNormalization ?? []).entries()) {
   const normalized = certFormat.normalizeLicenseKey(k.input);
   const sha256 = certFormat.hashLicenseKey(k.input);
   const ok = normalized === k.normalized && sha256 === k.sha256;

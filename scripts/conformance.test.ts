@@ -10,6 +10,8 @@ const root = new URL('..', import.meta.url).pathname;
 const run = (...args: string[]) => spawnSync(process.execPath, ['scripts/conformance.mjs', ...args], { cwd: root, encoding: 'utf8' });
 const vectors = JSON.parse(readFileSync(join(root, 'test-vectors/crt1.json'), 'utf8'));
 const lineCount = vectors.cases.length + vectors.keyNormalization.length;
+const revocations = JSON.parse(readFileSync(join(root, 'test-vectors/rvl1.json'), 'utf8'));
+const revocationLines = revocations.lists.length + revocations.certificates.length;
 
 describe('pnpm conformance <file>', () => {
   it('prints one line per case and "N passed, 0 failed", exiting 0 on the published vectors', () => {
@@ -49,5 +51,35 @@ describe('pnpm conformance <file>', () => {
     expect(result.stderr).toContain('is not a crt1-test-vectors-v1 file');
     expect(result.stderr).toContain('"format" must be "crt1-test-vectors-v1"');
     expect(run(join(dir, 'missing.json')).stderr).toContain('cannot read');
+  });
+
+  it('runs an RVL1 vector file (lists, then certificates checked against their list) with every backend', () => {
+    const result = run('test-vectors/rvl1.json');
+    const lines = result.stdout.trim().split('\n');
+    expect(result.status).toBe(0);
+    expect(lines).toHaveLength(revocationLines + 1);
+    expect(lines[0]).toBe('PASS  list: valid list  expected=valid  got=valid');
+    expect(lines).toContain('PASS  certificate: listed license  expected=revoked  got=revoked');
+    expect(lines.at(-1)).toBe(`${revocationLines} passed, 0 failed`);
+    for (const backend of ['node', 'webcrypto', 'noble']) {
+      expect(run('test-vectors/rvl1.json', `--backend=${backend}`).stdout.trim().split('\n').at(-1), backend).toBe(`${revocationLines} passed, 0 failed`);
+    }
+  });
+
+  it('reports an RVL1 case whose expected outcome differs, and names the problems of a broken RVL1 file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-'));
+    const wrong = join(dir, 'wrong-rvl1.json');
+    const certificate = revocations.certificates.find((c: { name: string }) => c.name === 'listed license');
+    writeFileSync(wrong, JSON.stringify({ ...revocations, lists: [{ ...revocations.lists[0], heldSeq: 99 }], certificates: [{ ...certificate, expected: 'valid' }] }));
+    const result = run(wrong);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('FAIL  list: valid list  expected=valid  got=older_seq');
+    expect(result.stdout).toContain('FAIL  certificate: listed license  expected=valid  got=revoked');
+    const broken = join(dir, 'broken-rvl1.json');
+    writeFileSync(broken, JSON.stringify({ ...revocations, certificates: [] }));
+    const refused = run(broken);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('is not a rvl1-test-vectors-v1 file');
+    expect(refused.stderr).toContain('"certificates" must be a non-empty array');
   });
 });
