@@ -58,10 +58,11 @@ for (let done = 0; KIND === 'embedded' && done < LICENSES; done += BATCH) {
         await tx.insert('customers', customer);
       }
       const key = `BN-${randomBytes(10).toString('hex').toUpperCase().match(/.{5}/g)!.join('-')}`;
+      const id = ids.next('lic');
       const license: LicenseRecord = {
-        id: ids.next('lic'), accountId: account.id, productId: product.id, planId: plan.id, planCode: 'pro', customerId: customer!.id,
+        id, accountId: account.id, productId: product.id, planId: plan.id, planCode: 'pro', customerId: customer!.id,
         customerEmail: customer!.email, customerName: customer!.name, status: 'perpetual', heldStatus: null, seats: 1, maxActivations: null,
-        maxMajorOverride: null, paidUntil: null, keyHash: hashLicenseKey(key), keyEncrypted: secrets.encrypt(new TextEncoder().encode(key)),
+        maxMajorOverride: null, paidUntil: null, keyHash: hashLicenseKey(key), keyEncrypted: secrets.encrypt(new TextEncoder().encode(key), { purpose: 'license-key', record: id }),
         provider: null, integrationId: null, subscriptionId: null, orderId: null, lastEventKey: null,
         activationCount: i % ACTIVATED_EVERY === 0 ? 1 : 0, locale: 'en', createdAt: at, updatedAt: at,
       };

@@ -5,7 +5,8 @@
 // run, to a temporary file: a multi-statement query is one entry there, one round trip). A
 // deterministic measure of the round trips per event, unlike throughput on a shared machine.
 // Run: `npx tsx http/count-statements.ts` in benchmarks/ after `pnpm build` (BENCH_COUNT_PURCHASES
-// changes the 50; BENCH_COUNT_KEEP_LOG=1 keeps the general log and prints its path, to read the statements).
+// changes the 50; BENCH_COUNT_KEEP_LOG=1 keeps the general log and prints its path, to read the statements;
+// BENCH_COUNT_KIND=subscription counts subscription purchases instead of one-time ones).
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { ingestOne, seedIntegration } from './webhooks.js';
 const SERVER = process.env['BENCH_COUNT_URL'] ?? 'mysql://root@127.0.0.1:3311';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const PURCHASES = Number(process.env['BENCH_COUNT_PURCHASES'] ?? 50);
+const KIND = process.env['BENCH_COUNT_KIND'] === 'subscription' ? 'subscription' : 'one-time';
 const name = `count_${randomBytes(6).toString('hex')}`;
 const url = `${SERVER}/${name}`;
 const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
@@ -33,11 +35,11 @@ try {
   const server = await startServer(['--database', url, '--redis-url', `${REDIS}?prefix=${name}`, '--outbox', join(tmpdir(), name)], env);
   try {
     const setup = await seedIntegration(server.url, apiKey);
-    await ingestOne(server.url, setup, 'warm', 0);
+    await ingestOne(server.url, setup, 'warm', 0, KIND);
     const logFile = join(tmpdir(), `${name}.general.log`);
     await admin.query('SET GLOBAL general_log_file = ?, GLOBAL general_log = 1', [logFile]);
     const before = await counters();
-    for (let i = 1; i <= PURCHASES; i++) await ingestOne(server.url, setup, 'count', i);
+    for (let i = 1; i <= PURCHASES; i++) await ingestOne(server.url, setup, 'count', i, KIND);
     const after = await counters();
     await admin.query('SET GLOBAL general_log = 0');
     // Requests of the server's connections (this connection's are the counter reads): Execute and Query entries.
@@ -54,14 +56,14 @@ try {
     // Then the same again with the log off, for the CPU time.
     const dbPid = await databasePidOf(SERVER);
     const cpuBefore = { server: cpuSeconds(server.pid), db: dbPid === null ? null : cpuSeconds(dbPid) };
-    for (let i = 1; i <= PURCHASES; i++) await ingestOne(server.url, setup, 'cpu', i);
+    for (let i = 1; i <= PURCHASES; i++) await ingestOne(server.url, setup, 'cpu', i, KIND);
     const cpuAfter = { server: cpuSeconds(server.pid), db: dbPid === null ? null : cpuSeconds(dbPid) };
     // Each read of the counters is one statement of this connection.
     const statements = (after['Questions']! - before['Questions']! - 1) / (PURCHASES * 2);
     const commits = (after['Com_commit']! - before['Com_commit']!) / (PURCHASES * 2);
     const roundTrips = requests / (PURCHASES * 2);
     process.stdout.write(
-      `per event (customer.created + transaction.completed, averaged): ${statements.toFixed(1)} statements in ${roundTrips.toFixed(1)} round trips, ${commits.toFixed(2)} COMMITs\n`,
+      `per event (${KIND} purchases: customer.created + transaction.completed, averaged): ${statements.toFixed(1)} statements in ${roundTrips.toFixed(1)} round trips, ${commits.toFixed(2)} COMMITs\n`,
     );
     // CPU time per event (the database's includes whatever else it served meanwhile): less
     // sensitive to other load on the machine than throughput, though not immune to it.

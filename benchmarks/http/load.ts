@@ -8,6 +8,8 @@ export interface LoadSpec {
   headers?: Record<string, string>;
   /** A new body for each request (POST), e.g. rotating over licenses. */
   body?: () => string;
+  /** Headers of each request added to `headers`, e.g. its own X-Forwarded-For address. */
+  headersFor?: () => Record<string, string>;
 }
 
 export interface LoadResult {
@@ -31,7 +33,15 @@ export async function load(urls: string[], spec: LoadSpec, options: { connection
             method: spec.method,
             path: spec.path,
             headers: { ...(spec.body ? { 'content-type': 'application/json' } : {}), ...spec.headers },
-            ...(spec.body ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, body: spec.body!() }) } : {}),
+            ...(spec.body || spec.headersFor
+              ? {
+                  setupRequest: (req: Record<string, unknown>) => ({
+                    ...req,
+                    ...(spec.body ? { body: spec.body() } : {}),
+                    ...(spec.headersFor ? { headers: { ...(req['headers'] as Record<string, string>), ...spec.headersFor() } } : {}),
+                  }),
+                }
+              : {}),
           },
         ],
       }),

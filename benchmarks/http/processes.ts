@@ -31,10 +31,10 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** Runs a CLI command to completion; resolves with its stdout, rejects on a non-zero exit. */
-export function runCli(args: string[], env: Record<string, string>): Promise<string> {
+/** Runs a CLI command to completion (`cli`: another checkout's bin); resolves with its stdout, rejects on a non-zero exit. */
+export function runCli(args: string[], env: Record<string, string>, cli = cliPath): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -87,11 +87,11 @@ function spawnLogged(args: string[], env: NodeJS.ProcessEnv, what: string): Prom
   });
 }
 
-/** `svc-licensing serve --port 0` with the given store flags. */
-export function startServer(storeArgs: string[], env: Record<string, string>): Promise<Running> {
+/** `svc-licensing serve --port 0` with the given store flags (`cli`: another checkout's bin, for A/B runs). */
+export function startServer(storeArgs: string[], env: Record<string, string>, cli = cliPath): Promise<Running> {
   // BENCH_SERVER_NODE_ARGS: extra Node flags for the servers, e.g. `--cpu-prof` to profile a run.
   const nodeArgs = process.env['BENCH_SERVER_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
-  return spawnLogged([...nodeArgs, cliPath, 'serve', '--port', '0', '--host', '127.0.0.1', ...storeArgs], { ...process.env, ...clean, ...unlimited, ...env }, 'svc-licensing serve');
+  return spawnLogged([...nodeArgs, cli, 'serve', '--port', '0', '--host', '127.0.0.1', ...storeArgs], { ...process.env, ...clean, ...unlimited, ...env }, 'svc-licensing serve');
 }
 
 /** The hello-JSON h3 reference server (same Node listener as the service). */

@@ -3,7 +3,8 @@
 // licenses at page 1 and page 10,000. Needs `pnpm build`; run with `pnpm bench:http`
 // (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_LIST_LICENSES change the defaults; BENCH_ONLY, a
 // comma-separated list of words such as `validate,embedded`, runs only the scenarios and stores
-// whose name contains one of them: `hello`, `embedded`, `mysql`, `validate`, `activate`, `list`).
+// whose name contains one of them: `hello`, `embedded`, `mysql`, `validate`, `activate`, `list`,
+// `webhook` (one-time purchases), `subscription` (subscription purchases)).
 import { randomBytes } from 'node:crypto';
 import { execSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,7 +16,8 @@ import type { LoadResult, LoadSpec } from './load.js';
 import { assertBuilt, runCli, startBaseline, startHello, startServer } from './processes.js';
 import type { Running } from './processes.js';
 import { bulkLoadLicenses, knownMachines, newMachines, seedLicenses } from './seed.js';
-import { ingest, seedIntegration } from './webhooks.js';
+import { countLicenses, ingest, seedIntegration } from './webhooks.js';
+import type { PurchaseKind } from './webhooks.js';
 import { cpuSeconds, databasePidOf } from './cpu.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -27,7 +29,7 @@ const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 // repeated with the limits in Redis (`--redis-url`) to show what the shared limiter costs. Empty: skip.
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const ONLY = (process.env['BENCH_ONLY'] ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
-const SCENARIOS = ['validate', 'activate', 'webhook', 'list', 'hello', 'baseline'];
+const SCENARIOS = ['validate', 'activate', 'webhook', 'subscription', 'list', 'hello', 'baseline'];
 const STORES = ['hello', 'baseline', 'embedded', 'mysql', 'galera'];
 // The Galera cluster's client ports (started with scripts/galera-start.sh); empty: skip the cluster.
 const GALERA = (process.env['BENCH_GALERA_URLS'] ?? 'mysql://root@127.0.0.1:3311,mysql://root@127.0.0.1:3312,mysql://root@127.0.0.1:3313').split(',').filter(Boolean);
@@ -68,13 +70,13 @@ async function measure(scenario: string, store: string, servers: Running[], spec
 }
 
 /** Webhook ingest: new purchases (two events each), then re-deliveries of the same events. */
-async function measureIngest(store: string, servers: Running[], apiKey: string): Promise<void> {
+async function measureIngest(store: string, servers: Running[], apiKey: string, kind: PurchaseKind = 'one-time'): Promise<void> {
   const setup = await seedIntegration(servers[0]!.url, apiKey);
   const urls = servers.map((s) => s.url);
-  await ingest(urls, setup, { connections: CONNECTIONS, seconds: 2 }); // warm-up
+  const warm = await ingest(urls, setup, { connections: CONNECTIONS, seconds: 2, kind }); // warm-up
   const pids = servers.map((s) => s.pid);
   const before = { servers: pids.map(cpuSeconds), db: dbCpu(), self: process.cpuUsage(), at: performance.now() };
-  const { fresh, duplicates } = await ingest(urls, setup, { connections: CONNECTIONS, seconds: SECONDS });
+  const { fresh, duplicates } = await ingest(urls, setup, { connections: CONNECTIONS, seconds: SECONDS, kind });
   const seconds = (performance.now() - before.at) / 1000;
   const share = (used: number | null, was: number | null) => (used === null || was === null ? '?' : ((used - was) / seconds).toFixed(2));
   const self = process.cpuUsage(before.self);
@@ -85,12 +87,26 @@ async function measureIngest(store: string, servers: Running[], apiKey: string):
   ]
     .filter(Boolean)
     .join(', ');
-  for (const [scenario, r] of [['webhook ingest (new purchase, events/s)', fresh], ['webhook re-delivery (duplicate, events/s)', duplicates]] as const) {
+  // Nothing lost: every purchase acknowledged with 200 has its license (counted as failures otherwise).
+  const lost = warm.fresh.purchases + fresh.purchases - (await countLicenses(urls[0]!, apiKey, setup.productId));
+  if (lost !== 0) {
+    fresh.failures += Math.abs(lost);
+    fresh.failureKinds['licenses missing (or extra)'] = lost;
+  }
+  const what = kind === 'subscription' ? 'new subscription' : 'new purchase';
+  for (const [scenario, r] of [[`webhook ingest (${what}, events/s)`, fresh], [`webhook re-delivery (${kind === 'subscription' ? 'subscription, ' : ''}duplicate, events/s)`, duplicates]] as const) {
     const result = { requestsPerSecond: r.eventsPerSecond, p50: r.p50, p99: r.p99, failures: r.failures, total: r.total };
     results.push({ scenario, store, processes: servers.length, result, cpu });
     log(`${scenario} ${store} x${servers.length}: ${r.eventsPerSecond} events/s, p99 ${r.p99} ms, failures ${JSON.stringify(r.failureKinds)}, cores: ${cpu}`);
   }
 }
+
+/** Both kinds of purchase the filter selects, one after the other. */
+async function measureIngests(store: string, servers: Running[], apiKey: string): Promise<void> {
+  if (wanted('webhook', SCENARIOS)) await measureIngest(store, servers, apiKey, 'one-time');
+  if (wanted('subscription', SCENARIOS)) await measureIngest(store, servers, apiKey, 'subscription');
+}
+const ingestWanted = () => wanted('webhook', SCENARIOS) || wanted('subscription', SCENARIOS);
 
 const validate = (seeded: Awaited<ReturnType<typeof seedLicenses>>): LoadSpec => ({ method: 'POST', path: '/v1/licenses/validate', body: knownMachines(seeded) });
 const activate = (seeded: Awaited<ReturnType<typeof seedLicenses>>): LoadSpec => ({ method: 'POST', path: '/v1/licenses/activate', body: newMachines(seeded) });
@@ -133,7 +149,7 @@ async function embedded(): Promise<void> {
         if (wanted('validate', SCENARIOS)) await measure('validate', 'embedded', [server], validate(seeded));
         if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'embedded', [server], activate(seeded));
       }
-      if (wanted('webhook', SCENARIOS)) await measureIngest('embedded', [server], apiKey);
+      if (ingestWanted()) await measureIngests('embedded', [server], apiKey);
     } finally {
       await server.stop();
     }
@@ -155,14 +171,14 @@ async function mysql(): Promise<void> {
     const one = await startServer(['--database', url, '--outbox', OUTBOX], env);
     let two: Running | null = null;
     try {
-      if (wanted('webhook', SCENARIOS) && REDIS !== '') {
+      if (ingestWanted() && REDIS !== '') {
         // Limits in Redis, as a deployment with several instances runs.
         const redisArgs = ['--database', url, '--redis-url', `${REDIS}?prefix=${name}`, '--outbox', OUTBOX];
         const viaRedis = [await startServer(redisArgs, env)];
         try {
-          await measureIngest('MariaDB, limits in Redis', viaRedis, apiKey);
+          await measureIngests('MariaDB, limits in Redis', viaRedis, apiKey);
           viaRedis.push(await startServer(redisArgs, env));
-          await measureIngest('MariaDB, limits in Redis', viaRedis, apiKey);
+          await measureIngests('MariaDB, limits in Redis', viaRedis, apiKey);
         } finally {
           for (const server of viaRedis) await server.stop();
         }
@@ -236,11 +252,11 @@ async function galera(): Promise<void> {
       const seeded = await seedLicenses(one[0]!.url, apiKey, LICENSES);
       if (wanted('validate', SCENARIOS)) await measure('validate', 'Galera 3 nodes', one, validate(seeded));
       if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'Galera 3 nodes', one, activate(seeded));
-      if (wanted('webhook', SCENARIOS)) await measureIngest('Galera 3 nodes', one, apiKey);
+      if (ingestWanted()) await measureIngests('Galera 3 nodes', one, apiKey);
       three.push(one[0]!, await startServer(args(GALERA[1]!), env), await startServer(args(GALERA[2]!), env));
       if (wanted('validate', SCENARIOS)) await measure('validate', 'Galera 3 nodes', three, validate(seeded));
       if (wanted('activate', SCENARIOS)) await measure('activate (new machine)', 'Galera 3 nodes', three, activate(seeded));
-      if (wanted('webhook', SCENARIOS)) await measureIngest('Galera 3 nodes', three, apiKey);
+      if (ingestWanted()) await measureIngests('Galera 3 nodes', three, apiKey);
       if (wanted('validate', SCENARIOS)) {
         const noSync = [await startServer(args(GALERA[0]!, '?syncWait=0'), env)];
         try {
@@ -273,7 +289,7 @@ assertBuilt();
 log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per run, load average ${loadavg()[0]!.toFixed(2)}`);
 if (wanted('hello', STORES) && wanted('hello', SCENARIOS)) await hello();
 if (wanted('baseline', STORES) && (wanted('baseline', SCENARIOS) || wanted('validate', SCENARIOS))) await baseline();
-if (wanted('embedded', STORES) && (wanted('validate', SCENARIOS) || wanted('activate', SCENARIOS) || wanted('webhook', SCENARIOS))) await embedded();
+if (wanted('embedded', STORES) && (wanted('validate', SCENARIOS) || wanted('activate', SCENARIOS) || ingestWanted())) await embedded();
 if (wanted('mysql', STORES)) await mysql();
 if (wanted('galera', STORES) && REDIS !== '') await galera();
 await rm(OUTBOX, { recursive: true, force: true });

@@ -52,6 +52,30 @@ export async function seedLicenses(url: string, apiKey: string, count: number): 
   return { productId: product.id, planId: plan.id, machines };
 }
 
+/**
+ * `count` licenses to revoke, spread round robin over `products` products (a plan each), none
+ * activated (a revoke lists the license, not its machines). The IDs come back interleaved, so
+ * consecutive requests revoke licenses of different products; with `products` 1 every revoke
+ * takes the same product's row lock.
+ */
+export async function seedRevocable(url: string, apiKey: string, count: number, products: number): Promise<string[]> {
+  const plans: string[] = [];
+  for (let p = 0; p < products; p++) {
+    const product = await vendor(url, apiKey, 'POST', '/products', { name: `Revoke Bench ${p}`, keyPrefix: 'RV-' });
+    plans.push((await vendor(url, apiKey, 'POST', `/products/${product.id}/plans`, { code: 'pro', kind: 'perpetual', maxActivations: 10 })).id);
+  }
+  const ids: string[] = new Array(count);
+  for (let start = 0; start < count; start += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, count - start) }, async (_, j) => {
+        const i = start + j;
+        ids[i] = (await vendor(url, apiKey, 'POST', '/licenses', { plan: plans[i % products], email: `revoke${i}@bench.test` })).id;
+      }),
+    );
+  }
+  return ids;
+}
+
 /** A body for activating a new machine on one of the seeded licenses (round robin). */
 export function newMachines(seeded: Seeded): () => string {
   let i = 0;

@@ -1,0 +1,138 @@
+// Floating seats (issue 27), heartbeat throughput: validate of machines on floating plans (each call
+// extends a lease) against validate of machines on a machine plan, in the same run on the same server,
+// on the embedded store and on one MariaDB with rate limits in Redis. BENCH_HB_MACHINES machines
+// (10,000) over BENCH_HB_LICENSES licenses (500) of each plan, validated round robin by autocannon
+// (BENCH_CONNECTIONS 32, BENCH_SECONDS 10 after a 2 s warm-up), the two plans measured alternately
+// twice (A B A B) so drift of a shared machine's load falls on both. Each request carries its own
+// X-Forwarded-For address (servers run with --trust-proxy), on both plans alike, so the per-IP budget
+// of floating calls (6,000 an hour) does not refuse the run.
+//
+// A floating validate renews (writes) only when renewing would move the lease by min(60 s,
+// leaseSeconds / 6) or more. With the default BENCH_HB_LEASE (3600 s) a machine validated every few
+// seconds mostly reads; BENCH_HB_LEASE=120 (20 s) with more machines than one pass reaches
+// (BENCH_HB_MACHINES=20000) makes most floating heartbeats renew, as a client on the SDK's schedule does.
+//
+//   npx -y pnpm@10.34.9 --filter @svc-licensing/benchmarks bench:seats-heartbeat [embedded|mysql]
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { load, type LoadResult } from '../http/load.js';
+import { runCli, startServer, type Running } from '../http/processes.js';
+
+const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
+const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
+const MACHINES = Number(process.env['BENCH_HB_MACHINES'] ?? 10_000);
+const LICENSES = Number(process.env['BENCH_HB_LICENSES'] ?? 500);
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
+const LEASE_SECONDS = Number(process.env['BENCH_HB_LEASE'] ?? 3600);
+const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
+
+let ipSeq = 0;
+const xff = () => {
+  const n = ++ipSeq;
+  return { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
+};
+
+/** `MACHINES` machines over `LICENSES` licenses of a new plan (`seat`: machine or floating), each activated once. */
+async function seed(url: string, apiKey: string, productId: string, seat: 'machine' | 'floating'): Promise<string[]> {
+  const perLicense = Math.ceil(MACHINES / LICENSES);
+  const vendor = async (method: string, path: string, body: unknown) => {
+    const r = await fetch(`${url}/v1${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await r.json()) as any;
+    if (r.status >= 300) throw new Error(`${path}: ${r.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const plan = await vendor('POST', `/products/${productId}/plans`, { code: seat, kind: 'perpetual', maxActivations: perLicense, ...(seat === 'floating' ? { seatMode: 'floating', leaseSeconds: LEASE_SECONDS } : {}) });
+  const bodies: string[] = [];
+  for (let start = 0; start < LICENSES; start += 10) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(10, LICENSES - start) }, async (_, j) => {
+        const license = await vendor('POST', '/licenses', { plan: plan.id, email: `${seat}${start + j}@bench.test` });
+        const out: string[] = [];
+        for (let m = 0; m < perLicense; m++) {
+          const body = JSON.stringify({ product: productId, key: license.key, fingerprint: randomBytes(32).toString('hex') });
+          const r = await fetch(`${url}/v1/licenses/activate`, { method: 'POST', headers: { 'content-type': 'application/json', ...xff() }, body });
+          if (r.status !== 200) throw new Error(`activate: ${r.status} ${await r.text()}`);
+          out.push(body);
+        }
+        return out;
+      }),
+    );
+    bodies.push(...batch.flat());
+  }
+  return bodies;
+}
+
+async function measure(server: Running, apiKey: string, store: string): Promise<void> {
+  const product = await (await fetch(`${server.url}/v1/products`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'HB App', keyPrefix: 'HB-' }) })).json() as { id: string };
+  log(`${store}: seeding ${MACHINES} machines over ${LICENSES} licenses, machine plan`);
+  const machine = await seed(server.url, apiKey, product.id, 'machine');
+  log(`${store}: seeding the floating plan`);
+  const floating = await seed(server.url, apiKey, product.id, 'floating');
+  const spec = (bodies: string[]) => {
+    let i = 0;
+    return { method: 'POST' as const, path: '/v1/licenses/validate', body: () => bodies[i++ % bodies.length]!, headersFor: xff };
+  };
+  const results: Record<'machine' | 'floating', LoadResult[]> = { machine: [], floating: [] };
+  for (let pass = 0; pass < 2; pass++) {
+    for (const kind of ['machine', 'floating'] as const) {
+      const bodies = kind === 'machine' ? machine : floating;
+      await load([server.url], spec(bodies), { connections: CONNECTIONS, seconds: 2 });
+      const r = await load([server.url], spec(bodies), { connections: CONNECTIONS, seconds: SECONDS });
+      results[kind].push(r);
+      log(`${store} ${kind} pass ${pass + 1}: ${r.requestsPerSecond} req/s, p99 ${r.p99} ms, failures ${r.failures}`);
+    }
+  }
+  const sum = (k: 'machine' | 'floating') => ({
+    rps: results[k].reduce((n, r) => n + r.requestsPerSecond, 0) / results[k].length,
+    p99: Math.max(...results[k].map((r) => r.p99)),
+    failures: results[k].reduce((n, r) => n + r.failures, 0),
+  });
+  const m = sum('machine');
+  const f = sum('floating');
+  console.log(
+    `| ${store} | ${Math.round(m.rps)} / ${m.p99} ms | ${Math.round(f.rps)} / ${f.p99} ms | ${(f.rps / m.rps).toFixed(2)}x | ${(f.p99 / m.p99).toFixed(2)}x | ${m.failures} / ${f.failures} | ${loadavg().map((l) => l.toFixed(1)).join(' ')} |`,
+  );
+}
+
+const which = process.argv[2] ?? 'all';
+const env = { SVC_TRUST_PROXY: '1' };
+console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}; ${MACHINES} machines over ${LICENSES} licenses per plan, floating leaseSeconds ${LEASE_SECONDS}; ${CONNECTIONS} connections, ${SECONDS} s x 2 passes each; load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log('| store | machine-plan validate req/s / worst p99 | floating heartbeat req/s / worst p99 | floating / machine | p99 floating / machine | failures (machine / floating) | load average after |');
+console.log('|---|---|---|---|---|---|---|');
+if (which === 'all' || which === 'embedded') {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-hb-'));
+  const args = ['--data', join(dir, 'data')];
+  try {
+    const apiKey = (JSON.parse(await runCli(['account', 'create', '--name', 'HB', '--owner-email', 'hb@bench.test', '--service-plan', 'unlimited', ...args], env)) as { apiKey: string }).apiKey;
+    const server = await startServer([...args, '--outbox', join(dir, 'outbox')], env);
+    try {
+      await measure(server, apiKey, 'embedded');
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+if (which === 'all' || which === 'mysql') {
+  const name = `hb_${randomBytes(6).toString('hex')}`;
+  const dbEnv = { ...env, SVC_MASTER_KEY: randomBytes(32).toString('base64') };
+  const admin = await createConnection({ uri: MYSQL });
+  try {
+    await runCli(['migrate', '--database', `${MYSQL}/${name}`], dbEnv);
+    const apiKey = (JSON.parse(await runCli(['account', 'create', '--name', 'HB', '--owner-email', 'hb@bench.test', '--service-plan', 'unlimited', '--database', `${MYSQL}/${name}`], dbEnv)) as { apiKey: string }).apiKey;
+    const server = await startServer(['--database', `${MYSQL}/${name}`, '--redis-url', `${REDIS}?prefix=${name}`, '--outbox', join(tmpdir(), `svc-hb-outbox-${process.pid}`)], dbEnv);
+    try {
+      await measure(server, apiKey, 'MariaDB, limits in Redis');
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin.end();
+  }
+}
