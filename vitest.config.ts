@@ -26,7 +26,7 @@ export default defineConfig({
     })),
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test-vectors/**/*.test.ts', 'scripts/**/*.test.ts', 'benchmarks/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'e2e/**/*.test.ts', 'test-vectors/**/*.test.ts', 'scripts/**/*.test.ts', 'benchmarks/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
