@@ -22,8 +22,9 @@ export interface NotificationsOptions {
   log?: (entry: DispatchLogEntry | { msg: 'endpoint_disabled_email_failed'; endpointId: string; error: string }) => void;
   /** Sender options for tests (trusted certificates, a resolver, the clock of `webhook-timestamp`). */
   sender?: WebhookSenderOptions;
-  /** Dispatcher tuning for tests (the clock of the retry schedule, the poll interval). */
+  /** Dispatcher tuning for tests (the clock of the retry schedule, its jitter, the poll interval). */
   now?: () => number;
+  random?: () => number;
   pollIntervalMs?: number;
   concurrency?: number;
 }
@@ -60,6 +61,7 @@ export function startNotifications(options: NotificationsOptions): Notifications
     sender,
     log,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.random ? { random: options.random } : {}),
     ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     onEndpointDisabled: async ({ endpointId, reason }) => {

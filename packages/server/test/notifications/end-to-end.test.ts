@@ -16,7 +16,9 @@ import { selfSignedCertificate } from './support/tls-certificate.js';
 // Through the HTTP API and a store as `serve` runs them: an endpoint registered by the owner, a
 // change made over the API, and a real HTTPS receiver that verifies each delivery with the
 // standardwebhooks package. The dispatcher's clock is the app's (fake) clock, so days of retries
-// pass in a moment; the signatures carry the real time, as the receiver's check needs.
+// pass in a moment; the signatures carry the real time, as the receiver's check needs. The retry
+// jitter is fixed at its middle (random 0.5), so 3 days of failures are the nominal 13 attempts
+// (with real jitter, 12 to 14).
 
 const certificate = selfSignedCertificate(['127.0.0.1']);
 const parsed = parseNotifyAllowance(['127.0.0.1']);
@@ -57,7 +59,7 @@ async function world(store: (typeof STORE_KINDS)[number]): Promise<World> {
   const mailer = createSmtpMailer({ host: '127.0.0.1', port: smtp.port, security: 'none', timeoutMs: 10_000 });
   const notifications = startNotifications({
     engine: h.engine, allowance, publicBaseUrl: PUBLIC_BASE_URL, mail: { mailer, fromAddress: 'no-reply@svc.test' },
-    sender: { trustedCertificates: certificate.cert }, now: () => h.clock.now(), pollIntervalMs: 10, log,
+    sender: { trustedCertificates: certificate.cert }, now: () => h.clock.now(), random: () => 0.5, pollIntervalMs: 10, log,
   });
   cleanups.push(() => notifications.stop());
   const owner = (await h.signIn()).headers;
