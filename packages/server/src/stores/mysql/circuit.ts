@@ -10,6 +10,7 @@ import { MySqlStoreError } from './errors.js';
  *   waiting. A probe that fails while other statements are being answered (any answer, a result
  *   or a server error, between the probe's start and its failure) does not open the circuit: on a
  *   starved machine the probe's timers fire late, before the answers already received are read.
+ *   Any answer also closes an open circuit: a probe begun during an outage may fail after it ended.
  * - Open (a probe failed): every call fails at once with
  *   `store_unavailable`, statements in flight are aborted with `store_timeout`, and a probe runs
  *   every `probeEveryMs` in the background until one succeeds, which closes the circuit.
@@ -98,6 +99,12 @@ export function createCircuit(options: { probe: () => Promise<void>; probeEveryM
     trip,
     answered() {
       answers++;
+      // An answer proves the database reachable: a probe that failed during an outage that has
+      // since ended (its connect timed out after the network came back) opened a circuit this closes.
+      if (open) {
+        open = false;
+        lastCause = null;
+      }
     },
     suspect() {
       if (!open) runProbe();
