@@ -15,8 +15,9 @@ export interface DispatcherOptions {
   /** Sends one attempt (see `createWebhookSender`); must not reject for network outcomes. */
   sender: { send(request: AttemptRequest): Promise<AttemptResult> };
   /**
-   * At most this many attempts in flight (default 16). Finished attempts wait to be recorded in
-   * batches; claimed deliveries not yet recorded are at most twice this many.
+   * At most this many attempts in flight (default 16). As many more may be claimed ahead, ready
+   * to start when a slot frees; finished attempts wait to be recorded in batches; claimed
+   * deliveries not yet recorded are at most three times this many.
    */
   concurrency?: number;
   /** How often the outbox is asked when nothing woke the dispatcher (default 1000 ms). */
@@ -42,7 +43,10 @@ export interface DispatcherOptions {
 export interface Dispatcher {
   /** Asks the outbox soon (after `wakeDelayMs`) instead of at the next poll (after queueing a notification). */
   wake(): void;
-  /** Stops claiming, waits for the attempts in flight and their records; resolves when idle. */
+  /**
+   * Stops claiming, sends what it has claimed already, waits for those attempts and their records;
+   * resolves when idle.
+   */
   stop(): Promise<void>;
 }
 
@@ -61,6 +65,8 @@ class DispatchLoop implements Dispatcher {
   #sending = 0;
   /** Deliveries claimed and not recorded yet (being sent, or waiting in `#finished`). */
   #unrecorded = 0;
+  /** Deliveries claimed and not started yet (a slot frees: the next one starts at once). */
+  readonly #ready: ClaimedDelivery[] = [];
   /** Finished attempts waiting for the next recording unit. */
   readonly #finished: { delivery: ClaimedDelivery; record: AttemptToRecord }[] = [];
   /** The recording loop while it runs: one unit of work at a time, each taking every attempt finished meanwhile. */
@@ -125,10 +131,14 @@ class DispatchLoop implements Dispatcher {
     const { outbox, concurrency, leaseMs, now } = this.#options;
     while (!this.#stopping) {
       this.#woken = false;
-      const free = Math.min(concurrency - this.#sending, 2 * concurrency - this.#unrecorded);
-      // With a backlog, claim once half the slots are free: a claim is a transaction, and one per
-      // finished attempt made claiming cost as much as sending (a claim of 1 over thousands due).
-      if (free >= (this.#backlog ? Math.ceil(concurrency / 2) : 1)) {
+      // Room for `concurrency` in flight and as many claimed ahead (ready to start the moment a slot
+      // frees, so a claim's commit never leaves slots idle), and at most 3x `concurrency` claimed and
+      // not yet recorded.
+      const free = Math.min(2 * concurrency - this.#sending - this.#ready.length, 3 * concurrency - this.#unrecorded);
+      // With a backlog, claim once a whole `concurrency` of room is free: a claim is a transaction
+      // (and a commit to wait for), so claims of a few over thousands due made claiming cost as
+      // much as sending, and their latency set the rate.
+      if (free >= (this.#backlog ? concurrency : 1)) {
         let claimed: ClaimedDelivery[] = [];
         try {
           claimed = await outbox.claimDue({ now: now(), limit: free, leaseMs });
@@ -136,11 +146,19 @@ class DispatchLoop implements Dispatcher {
           this.#options.log?.({ msg: 'outbox_error', operation: 'claim', error: String((error as Error)?.message ?? error) });
         }
         this.#backlog = claimed.length === free;
-        this.#sending += claimed.length;
         this.#unrecorded += claimed.length;
-        for (const delivery of claimed) this.#track(this.#deliver(delivery));
+        this.#ready.push(...claimed);
+        this.#startReady();
       }
       if (!this.#stopping) await this.#idle();
+    }
+  }
+
+  /** Starts claimed deliveries while a send slot is free (also after a stop: they are claimed, so they are sent). */
+  #startReady(): void {
+    while (this.#sending < this.#options.concurrency && this.#ready.length > 0) {
+      this.#sending++;
+      this.#track(this.#deliver(this.#ready.shift()!));
     }
   }
 
@@ -195,11 +213,13 @@ class DispatchLoop implements Dispatcher {
       this.#sending--;
       this.#unrecorded--;
       log?.({ msg: 'outbox_error', operation: 'send', error: String((error as Error)?.message ?? error) });
+      this.#startReady();
       return;
     }
     this.#sending--;
     this.#finished.push({ delivery, record });
     this.#recording ??= this.#record();
+    this.#startReady();
     if (this.#backlog) this.#nudge();
   }
 
@@ -232,8 +252,8 @@ class DispatchLoop implements Dispatcher {
 }
 
 /**
- * Starts the dispatcher loop of one server instance: it claims due deliveries from the outbox (as
- * many as free slots, `concurrency` at most in flight), sends each once, and records the results
+ * Starts the dispatcher loop of one server instance: it claims due deliveries from the outbox (up
+ * to `concurrency` in flight and as many claimed ahead), sends each once, and records the results
  * in batches (one unit of work for every attempt that finished while the previous one was being
  * recorded) with each delivery's next step: delivered, retried on the schedule of `nextAttemptAt`, or given up
  * (`410 Gone` at once, other failures after 3 days, disabling the endpoint). Several instances may

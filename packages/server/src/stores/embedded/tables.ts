@@ -1,5 +1,6 @@
 import { storeSchema } from '@svc-licensing/license-engine';
 import type { Collection } from '@svc-licensing/license-engine';
+import { DueIndex } from './due-index.js';
 
 /** A stored record as the embedded store sees it: a plain JSON object with an `id`. */
 export type Row = Record<string, unknown> & { id: string };
@@ -22,11 +23,21 @@ class Table {
   readonly byField = new Map<string, Map<unknown, Set<string>>>();
   /** unique key name → uniqueKey → id */
   readonly unique = new Map<string, Map<string, string>>();
+  /** Notification deliveries only: the pending ones by due time. */
+  readonly due: DueIndex<Row> | null = null;
 
   constructor(readonly collection: Collection) {
     const schema = storeSchema[collection];
     for (const field of schema.indexed) this.byField.set(field, new Map());
     for (const fields of schema.unique) this.unique.set(fields.join(','), new Map());
+    if (collection === 'notificationDeliveries') {
+      const pendingIds = () => this.byField.get('state')!.get('pending') ?? new Set<string>();
+      this.due = new DueIndex(
+        (id) => this.rows.get(id) ?? null,
+        () => [...pendingIds()].map((id) => this.rows.get(id)!),
+        () => pendingIds().size,
+      );
+    }
   }
 
   add(row: Row): void {
@@ -40,6 +51,7 @@ class Table {
     for (const fields of storeSchema[this.collection].unique) {
       this.unique.get(fields.join(','))!.set(uniqueKey(row, fields), row.id);
     }
+    this.due?.add(row);
   }
 
   remove(id: string): void {
@@ -113,6 +125,11 @@ export class Tables {
       if (!best || ids.size < best.size) best = ids;
     }
     return best ?? table.rows.keys();
+  }
+
+  /** The `limit` pending notification deliveries due soonest at `now` (by due time, then id). */
+  soonestDue(now: number, limit: number): Row[] {
+    return this.table('notificationDeliveries').due!.soonest(now, limit);
   }
 
   /** Every collection with its records, for a full checkpoint. */

@@ -32,8 +32,33 @@ const shared = (row: Row): Row => {
   return out;
 };
 const byId = (a: Row, b: Row): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-/** Whether delivery `a` is due before `b` (by due time, then ID). */
-const dueBefore = (a: Row, b: Row): boolean => ((a.dueAt as number) - (b.dueAt as number) || byId(a, b)) < 0;
+
+/**
+ * Whether two stored records have the same JSON (what the journal would hold), without encoding
+ * them: a claim or a recorded attempt changes a delivery whose body is kilobytes of JSON, and two
+ * encodings per written record cost more than the write. Fields holding `undefined` count as
+ * absent, as in JSON; anything but plain JSON values (a `toJSON`) is compared by its encoding.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if ('toJSON' in a || 'toJSON' in b) return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] ?? null, b[i] ?? null)) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in x) {
+    if (x[key] === undefined) continue;
+    keys++;
+    if (!sameJson(x[key], y[key])) return false;
+  }
+  for (const key in y) if (y[key] !== undefined) keys--;
+  return keys === 0;
+}
 
 function matches(row: Row, where: object): boolean {
   for (const field in where) {
@@ -46,26 +71,6 @@ function matches(row: Row, where: object): boolean {
 function matchesSearch(row: Row, search: { text: string; fields: readonly string[] }): boolean {
   const needle = search.text.toLowerCase();
   return search.fields.some((f) => typeof row[f] === 'string' && (row[f] as string).toLowerCase().includes(needle));
-}
-
-/**
- * The `limit` pending deliveries due soonest at `now` (by due time, then ID), kept in order while
- * scanning, without sorting every pending one: a claim runs once per batch of the dispatcher, over
- * a backlog of thousands.
- */
-function soonestDue(tables: Tables, now: number, limit: number): Row[] {
-  const want = Math.max(0, limit);
-  const due: Row[] = [];
-  for (const id of want > 0 ? tables.candidates('notificationDeliveries', { state: 'pending' }) : []) {
-    const row = tables.get('notificationDeliveries', id);
-    if (!row || row.state !== 'pending' || typeof row.dueAt !== 'number' || row.dueAt > now) continue;
-    let i = due.length;
-    while (i > 0 && dueBefore(row, due[i - 1]!)) i--;
-    if (i >= want) continue;
-    due.splice(i, 0, row);
-    if (due.length > want) due.pop();
-  }
-  return due;
 }
 
 /** Cursors are the base64url of the last returned id, like the memory store's: opaque and stable under inserts. */
@@ -213,10 +218,10 @@ export function openTx(tables: Tables, readOnly = false): OpenTx {
       live();
       return clientLicense(tables, out, q);
     },
-    // Units run one at a time: the due deliveries need no lock (the pending ones are few; the index narrows to them).
+    // Units run one at a time: the due deliveries need no lock; the due-time index hands out the soonest.
     async dueDeliveries({ now, limit }) {
       live();
-      const due = soonestDue(tables, now, limit);
+      const due = limit > 0 ? tables.soonestDue(now, limit) : [];
       return due.map((row) => out(row) as unknown as RecordMap['notificationDeliveries']);
     },
     async insert<C extends Collection>(collection: C, record: RecordMap[C]) {
@@ -246,7 +251,7 @@ export function openTx(tables: Tables, readOnly = false): OpenTx {
       for (const { collection, id, before } of written.values()) {
         const row = tables.get(collection, id);
         // An update that changed nothing (a validate within the same second) needs no journal line.
-        if (row === before || (row && before && JSON.stringify(row) === JSON.stringify(before))) continue;
+        if (row === before || (row && before && sameJson(row, before))) continue;
         changes.push({ collection, id, row });
       }
       return changes;
