@@ -63,36 +63,43 @@ export type RevocationChange =
  * Adds (or removes) the change's entry and increments the product's `seq`, in the caller's unit of
  * work: the product row is locked, so concurrent changes of one product take one `seq` each. Its
  * writes are held for the unit's next statement or commit. Unlisting a license that has no entry
- * changes nothing. Answers the product as written (null when nothing changed), which the caller's
- * views may use instead of reading it again.
+ * changes nothing. Answers the product as written, which the caller's views may use instead of
+ * reading it again; null when nothing changed, or when the store's `recordRevocationEntry` wrote
+ * the entry and the `seq` without reading the product.
  */
 export async function recordRevocation(ctx: EngineContext, tx: StoreTx, change: RevocationChange): Promise<ProductRecord | null> {
   const { license } = change;
   const fingerprint = change.kind === 'activation' ? change.activation.fingerprint : null;
   const id = revocationEntryId(license.id, fingerprint);
+  const listing = !(change.kind === 'license' && change.change === 'unlist');
+  if (listing && tx.recordRevocationEntry) {
+    // One held write pair, no read: the product's row is locked by its write, before the license's.
+    const freedAt = change.kind === 'activation' ? issuedAtOf(ctx.clock.now(), change.activation) : null;
+    const at = Math.floor(ctx.clock.now() / 1000);
+    const entry = entryOf(license, id, fingerprint, freedAt, at);
+    await tx.recordRevocationEntry(entry, Math.max(at, freedAt ?? 0));
+    return null;
+  }
   const [product, existing] = await together([tx.get('products', license.productId, { lock: true }), tx.get('revocationEntries', id)]);
   if (!product) throw new LicensingError('internal_error', `license ${license.id} refers to a missing product`);
   const at = Math.floor(ctx.clock.now() / 1000);
   // Never before the latest issuedAt the machine's certificates may carry (its `certificatesFrom`), so the entry blocks them all.
   const freedAt = change.kind === 'activation' ? issuedAtOf(ctx.clock.now(), change.activation) : null;
-  if (change.kind === 'license' && change.change === 'unlist') {
+  if (!listing) {
     if (!existing) return null;
     await tx.delete('revocationEntries', id, { defer: true });
   } else {
-    const entry: RevocationEntryRecord = {
-      id,
-      accountId: license.accountId,
-      productId: product.id,
-      licenseId: license.id,
-      fingerprint,
-      freedAt,
-      until: dropOutOf(freedAt ?? at),
-    };
+    const entry = entryOf(license, id, fingerprint, freedAt, at);
     // A machine freed again (activated in between) keeps one entry: the latest freeing and drop-out.
     await (existing ? tx.update('revocationEntries', entry, { defer: true }) : tx.insert('revocationEntries', entry, { defer: true }));
   }
   // The list's issuedAt is never before an entry's freedAt (which may be a second ahead of the clock).
   return bumpRevocationSeq(ctx, tx, product, freedAt ?? 0);
+}
+
+/** The entry of a license (`fingerprint` null) listed at `at`, or of its machine freed at `freedAt`. */
+function entryOf(license: LicenseRecord, id: string, fingerprint: string | null, freedAt: number | null, at: number): RevocationEntryRecord {
+  return { id, accountId: license.accountId, productId: license.productId, licenseId: license.id, fingerprint, freedAt, until: dropOutOf(freedAt ?? at) };
 }
 
 /**

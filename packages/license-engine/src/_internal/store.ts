@@ -1,6 +1,6 @@
 import type {
   AccountRecord, ActivationRecord, Collection, CustomerRecord, LicenseRecord, NotificationDeliveryRecord, PlanRecord, ProductRecord, ProviderCustomerRecord,
-  RecordMap, SigningKeyRecord,
+  RecordMap, RevocationEntryRecord, SigningKeyRecord,
 } from './records.js';
 
 /**
@@ -183,6 +183,22 @@ export interface StoreTx {
    * ```
    */
   readProviderCustomer?(query: ProviderCustomerQuery): Promise<ProviderCustomerRecords>;
+  /**
+   * Optional: writes a product's revocation entry (inserted, or replacing the entry with its id) and
+   * moves the product's list to its next `seq` in one go, without reading either record first:
+   * `revocationSeq` becomes its value plus 1 (0 when absent) and `revocationsAt` the larger of its
+   * value and `at` (Unix seconds). The product's row is written before the entry, and stays locked
+   * to the unit's end, so concurrent changes of one product each take a `seq` of their own. Held
+   * like a deferred write (`{ defer: true }`); a missing product fails the unit. The engine uses it
+   * for a revoke, refund, chargeback or freed machine when present (a SQL adapter saves the round
+   * trip that locks the product and reads the entry), and falls back to those reads and writes.
+   *
+   * @example
+   * ```ts
+   * if (tx.recordRevocationEntry) await tx.recordRevocationEntry(entry, Math.floor(Date.now() / 1000));
+   * ```
+   */
+  recordRevocationEntry?(entry: RevocationEntryRecord, at: number): Promise<void>;
   /**
    * The notification deliveries due at `now` (`dueAt <= now`), soonest first, at most `limit`, each
    * locked for the rest of the unit. A delivery another unit holds locked is skipped, not waited

@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
 import { decodeRevocationList, matchRevocation, parseRevocationPayload } from '@svc-licensing/cert-format';
 import type { RevocationListContent } from '@svc-licensing/cert-format';
-import type { Store } from '../_internal/store.js';
+import type { Store, StoreTx } from '../_internal/store.js';
+import type { RevocationEntryRecord } from '../_internal/records.js';
 import { NOW, setup } from './engine-cases.js';
 
 /** The fields and lookup tables of a list text (signature not checked: the verifier's tests do). */
@@ -35,5 +36,27 @@ export function revocationCases(store: () => Store): void {
     const at = Math.floor(NOW / 1000);
     for (const l of licenses.slice(0, 12)) expect(matchRevocation(list, { license: l.id, fingerprint, issuedAt: at }, at)).toBe('license');
     for (const l of freed) expect(matchRevocation(list, { license: l.id, fingerprint, issuedAt: at }, at)).toBe('activation');
+  });
+
+  it('recordRevocationEntry, where the store has it, inserts or replaces the entry and moves seq and revocationsAt as the engine would', async () => {
+    const { account, product } = await setup(store());
+    const entry: RevocationEntryRecord = { id: 'rve_conformance', accountId: account.id, productId: product.id, licenseId: 'lic_conformance', fingerprint: null, freedAt: null, until: 1_924_992_000 };
+    const run = <T>(work: (tx: StoreTx) => Promise<T>): Promise<T> => store().transaction(work);
+    const record = (e: RevocationEntryRecord, at: number) => run(async (tx) => (tx.recordRevocationEntry ? (await tx.recordRevocationEntry(e, at), true) : false));
+    if (!(await record(entry, 1_900_000_000))) return;
+    const read = () => run(async (tx) => ({ product: await tx.get('products', product.id), entries: await tx.findMany('revocationEntries', { productId: product.id }) }));
+    let now = await read();
+    expect([now.product?.revocationSeq, now.product?.revocationsAt, now.product?.name]).toEqual([1, 1_900_000_000, product.name]);
+    expect(now.entries).toEqual([entry]);
+    // The same entry again (a machine freed again) is replaced; an earlier instant leaves revocationsAt where it is.
+    const again: RevocationEntryRecord = { ...entry, fingerprint: 'b'.repeat(64), freedAt: 1_899_000_000, until: 1_930_000_000 };
+    await record(again, 1_899_000_000);
+    now = await read();
+    expect([now.product?.revocationSeq, now.product?.revocationsAt]).toEqual([2, 1_900_000_000]);
+    expect(now.entries).toEqual([again]);
+    // A unit that fails after it keeps neither write.
+    await expect(run(async (tx) => { await tx.recordRevocationEntry!({ ...entry, id: 'rve_rolled_back' }, 1_950_000_000); throw new Error('stop'); })).rejects.toThrow('stop');
+    now = await read();
+    expect([now.product?.revocationSeq, now.product?.revocationsAt, now.entries.length]).toEqual([2, 1_900_000_000, 1]);
   });
 }

@@ -187,19 +187,17 @@ describe('mysql store round trips of vendor actions', () => {
     const subscribed = await licenseToRevoke(true);
     const notified = await engineTrips(() => subscribed.engine.revokeLicense(subscribed.accountId, subscribed.licenseId));
     // The account tells whether anything subscribes; the notification's view reads the plan and product the answer reads anyway.
-    // The revocation list's entry and seq (issue 29): the product is locked before the license's write is sent (its foreign-key
-    // check would hold the product row shared, and two revokes of one product would deadlock upgrading it); the writes go together.
-    // The answer's view takes the product as locked and written, so only its plan is read again.
+    // The revocation list's entry and seq (issue 29) cost no round trip of their own: the product's seq is moved by an UPDATE
+    // sent first in the writes' query, so its row lock comes before the license's write (whose foreign-key check would hold the
+    // product row shared, and two revokes of one product would deadlock upgrading it), and the entry is an upsert, unread.
     expect(plain).toEqual([
       'query SELECT licenses FOR UPDATE + SELECT accounts',
-      'query SELECT products FOR UPDATE + SELECT revocation_entries',
-      'query INSERT revocation_entries + UPDATE products + UPDATE licenses + INSERT audit_events + SELECT plans',
+      'query UPDATE products + INSERT revocation_entries + UPDATE licenses + INSERT audit_events + SELECT plans + SELECT products',
       'query COMMIT',
     ]);
     expect(notified).toEqual([
       'query SELECT licenses FOR UPDATE + SELECT accounts',
-      'query SELECT products FOR UPDATE + SELECT revocation_entries',
-      'query INSERT revocation_entries + UPDATE products + UPDATE licenses + INSERT audit_events + SELECT plans',
+      'query UPDATE products + INSERT revocation_entries + UPDATE licenses + INSERT audit_events + SELECT plans + SELECT products',
       'query INSERT notification_deliveries + COMMIT',
     ]);
   });

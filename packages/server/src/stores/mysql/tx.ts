@@ -6,6 +6,8 @@ import { duplicateKeyName, isDuplicateKey } from './errors.js';
 import type { HeldWrite } from './held.js';
 import { readClientLicense, readProviderCustomer } from './joined-reads.js';
 import { dueDeliveries } from './due-deliveries.js';
+import { columnValue, recordColumns } from './columns.js';
+import { recordRevocationEntry } from './revocation-entries.js';
 import { quote, tables } from './schema.js';
 import type { Run, SqlValue } from './statement.js';
 
@@ -15,10 +17,6 @@ interface DocRow extends RowDataPacket {
 interface CountRow extends RowDataPacket {
   n: number | string;
 }
-
-/** The column value of a field: NULL for a missing value, the text of anything else. */
-const columnValue = (value: unknown): SqlValue =>
-  value === undefined || value === null ? null : typeof value === 'string' ? value : JSON.stringify(value);
 
 function column(collection: Collection, field: string): string {
   if (field === 'id') return quote('id');
@@ -63,18 +61,6 @@ export function conflictOf(error: unknown, collections: readonly Collection[]): 
 }
 
 const parse = <C extends Collection>(rows: DocRow[]): RecordMap[C][] => rows.map((r) => JSON.parse(r.doc) as RecordMap[C]);
-
-/** The indexed columns of `record` in the table map's order, with their values. */
-function recordColumns(collection: Collection, record: object): { names: string[]; values: SqlValue[] } {
-  const fields = record as Record<string, unknown>;
-  const names: string[] = [];
-  const values: SqlValue[] = [];
-  for (const [field, name] of tables[collection].columns) {
-    names.push(quote(name));
-    values.push(columnValue(fields[field]));
-  }
-  return { names, values };
-}
 
 /**
  * The store operations of one unit of work, as SQL on one connection. Every value is bound to a
@@ -163,6 +149,7 @@ export function createTx(
     readClientLicense: (query) => (options.clientReads ? options.clientReads.read(query) : readClientLicense(run, query)),
     readProviderCustomer: (query) => readProviderCustomer(run, query),
     dueDeliveries: (query) => dueDeliveries(run, query),
+    recordRevocationEntry: (entry, at) => (writable(), recordRevocationEntry(entry, at, { hold: options.hold, write })),
     async insert(collection, record, writeOptions) {
       writable();
       const { names, values } = recordColumns(collection, record);
