@@ -104,7 +104,17 @@ export function purchaseBodies(run: string, n: number, kind: PurchaseKind = 'one
   return [JSON.stringify(customer), JSON.stringify(transaction)];
 }
 
-function post(agent: Agent, url: URL, path: string, body: string): Promise<number> {
+/**
+ * Keep-alive agents for the load. A `timeout` makes Node's agent honour the server's `Keep-Alive:
+ * timeout=5` hint (it then drops a free socket after 4 s); without one it keeps free sockets for
+ * ever, and a socket idle for the server's 6 s (5 s announced, Node's 1 s margin) is reused just as
+ * the server closes it: the request is reset (`ECONNRESET`), with no answer. On a loaded machine the
+ * client sees the server's FIN late, so this happened about once a run.
+ */
+export const loadAgent = (maxSockets: number) => new Agent({ keepAlive: true, maxSockets, timeout: 60_000 });
+
+/** The status of the answer, or the socket error's code when there was none (`ECONNRESET`). */
+function post(agent: Agent, url: URL, path: string, body: string): Promise<number | string> {
   return new Promise((resolve) => {
     const req = request(
       {
@@ -120,7 +130,7 @@ function post(agent: Agent, url: URL, path: string, body: string): Promise<numbe
         res.on('end', () => resolve(res.statusCode ?? 0));
       },
     );
-    req.on('error', () => resolve(0));
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     req.end(body);
   });
 }
@@ -138,11 +148,11 @@ export async function ingest(
   options: { connections: number; seconds: number; kind?: PurchaseKind; onFreshDone?: () => void },
 ): Promise<{ fresh: IngestResult; duplicates: IngestResult }> {
   const run = randomBytes(4).toString('hex');
-  const agents = urls.map(() => new Agent({ keepAlive: true, maxSockets: options.connections }));
+  const agents = urls.map(() => loadAgent(options.connections));
   const targets = urls.map((u) => new URL(u));
   const delivered: { target: number; body: string }[] = [];
 
-  const drive = async (next: (worker: number) => Promise<number[] | null>): Promise<IngestResult> => {
+  const drive = async (next: (worker: number) => Promise<(number | string)[] | null>): Promise<IngestResult> => {
     const latencies: number[] = [];
     const failureKinds: Record<string, number> = {};
     let events = 0;
