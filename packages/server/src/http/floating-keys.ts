@@ -1,3 +1,5 @@
+import { oldestFirst } from './oldest-first.js';
+
 /**
  * Which license keys this server process has seen answered as floating (docs/floating-seats.md,
  * "Rate limits (amended)"), so their calls are counted per key and machine instead of per key and
@@ -33,6 +35,7 @@ export interface FloatingKeys {
 export function createFloatingKeys(max = DEFAULT_MAX_KEYS): FloatingKeys {
   // Insertion order is last-answer order: the first entries are the oldest.
   const keys = new Map<string, { leaseSeconds: number; seenAt: number }>();
+  const dropOldest = oldestFirst(keys);
   return {
     leaseSecondsOf(keyHash, now) {
       const known = keys.get(keyHash);
@@ -47,7 +50,7 @@ export function createFloatingKeys(max = DEFAULT_MAX_KEYS): FloatingKeys {
       keys.delete(keyHash);
       if (leaseSeconds === null) return;
       keys.set(keyHash, { leaseSeconds, seenAt: now });
-      while (keys.size > max) keys.delete(keys.keys().next().value!);
+      while (keys.size > max) dropOldest();
     },
   };
 }

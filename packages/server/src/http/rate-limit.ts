@@ -1,3 +1,4 @@
+import { oldestFirst } from './oldest-first.js';
 
 /**
  * Where rate-limit counters live. The memory store suits one process; a shared store (Redis,
@@ -59,6 +60,7 @@ export function createMemoryRateLimitStore(options: MemoryRateLimitOptions = {})
   if (!Number.isInteger(maxWindows) || maxWindows < 1) throw new TypeError(`maxWindows must be a positive integer, got ${maxWindows}`);
   // Insertion order is opening order: the first entries are the oldest windows.
   const windows = new Map<string, { count: number; resetAt: number }>();
+  const dropOldest = oldestFirst(windows);
   let nextSweep = 0;
   const sweep = (now: number) => {
     if (now < nextSweep) return;
@@ -73,7 +75,7 @@ export function createMemoryRateLimitStore(options: MemoryRateLimitOptions = {})
     windows.delete(key); // an ended window of this key moves to the end
     const window = { count: 0, resetAt: now + windowMs };
     windows.set(key, window);
-    while (windows.size > maxWindows) windows.delete(windows.keys().next().value!);
+    while (windows.size > maxWindows) dropOldest();
     return window;
   };
   const hit = (key: string, windowMs: number, now: number) => {

@@ -30,6 +30,26 @@ describe('the in-memory rate limiter', () => {
     expect(store.size).toBe(100);
     expect(() => createMemoryRateLimitStore({ maxWindows: 0 })).toThrow(/maxWindows/);
   });
+
+  it('evicts in opening order when windows reopen between evictions', async () => {
+    const store = createMemoryRateLimitStore({ maxWindows: 3 });
+    const now = Date.UTC(2026, 0, 1);
+    await store.hit('a', 1_000, now);
+    await store.hit('b', 60_000, now);
+    await store.hit('c', 60_000, now);
+    await store.hit('a', 1_000, now + 1_000); // a's window ended: it reopens, the newest now
+    await store.hit('d', 60_000, now + 1_001); // evicts b, the oldest
+    const counts = async (...keys: string[]) => {
+      const out = [];
+      for (const key of keys) out.push((await store.hit(key, 60_000, now + 1_002)).count);
+      return out;
+    };
+    expect(await counts('c', 'a', 'd')).toEqual([2, 2, 2]);
+    // b opens anew and evicts c; c opens anew and evicts a; a opens anew and evicts d.
+    expect(await counts('b', 'c', 'a')).toEqual([1, 1, 1]);
+    expect(await counts('b', 'c', 'a')).toEqual([2, 2, 2]);
+    expect(store.size).toBe(3);
+  });
 });
 
 describeEverySetup('client addresses behind a proxy', (setup) => {
