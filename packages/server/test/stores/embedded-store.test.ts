@@ -253,4 +253,25 @@ describe('embedded store on the unstorage memory driver', () => {
     stores.push(again);
     expect(await again.transaction((tx) => tx.get('counters', 'c'))).toMatchObject({ count: 2 });
   });
+
+  it('finds an updated record by its new indexed values only, frees its old unique key, and undoes both on a throw', async () => {
+    const store = await createEmbeddedStore({ storage: createStorage() });
+    stores.push(store);
+    const key = (id: string, hash: string, accountId = 'acc_1') => ({ id, accountId, name: 'k', prefix: 'svc_sk_abc', hash, lastUsedAt: null, createdAt: '2026-01-01T00:00:00Z' });
+    const ids = (where: { accountId?: string; hash?: string }) => store.transaction(async (tx) => (await tx.findMany('apiKeys', where)).map((k) => k.id));
+    await store.transaction((tx) => tx.insert('apiKeys', key('key_1', 'h1')));
+    await store.transaction((tx) => tx.update('apiKeys', { ...key('key_1', 'h1'), lastUsedAt: '2026-01-02T00:00:00Z' }));
+    expect(await ids({ accountId: 'acc_1', hash: 'h1' })).toEqual(['key_1']);
+    await store.transaction((tx) => tx.update('apiKeys', key('key_1', 'h2', 'acc_2')));
+    expect([await ids({ accountId: 'acc_1' }), await ids({ hash: 'h1' }), await ids({ accountId: 'acc_2', hash: 'h2' })]).toEqual([[], [], ['key_1']]);
+    await store.transaction((tx) => tx.insert('apiKeys', key('key_2', 'h1')));
+    await expect(store.transaction((tx) => tx.insert('apiKeys', key('key_3', 'h2')))).rejects.toSatisfy(StoreConflictError.is);
+    const failed = store.transaction(async (tx) => {
+      await tx.update('apiKeys', key('key_1', 'h3'));
+      throw new Error('undo');
+    });
+    await expect(failed).rejects.toThrow('undo');
+    expect([await ids({ hash: 'h3' }), await ids({ hash: 'h2' })]).toEqual([[], ['key_1']]);
+    await store.transaction((tx) => tx.insert('apiKeys', key('key_3', 'h3')));
+  });
 });

@@ -71,6 +71,36 @@ class Table {
     }
   }
 
+  /**
+   * Replaces the stored `before` with `row` (the same id), moving only the index entries of fields
+   * whose value changed: a renewal or a `lastSeenAt` update changes no indexed field, and removing
+   * and adding the id back costs more than the rest of the write.
+   */
+  replace(before: Row, row: Row): void {
+    this.rows.set(row.id, row);
+    for (const [field, index] of this.byField) {
+      const old = before[field] ?? null;
+      const value = row[field] ?? null;
+      if (old === value) continue;
+      const ids = index.get(old);
+      ids?.delete(row.id);
+      if (ids?.size === 0) index.delete(old);
+      let next = index.get(value);
+      if (!next) index.set(value, (next = new Set()));
+      next.add(row.id);
+    }
+    for (const fields of storeSchema[this.collection].unique) {
+      const index = this.unique.get(fields.join(','))!;
+      if (fields.some((f) => (before[f] ?? null) !== (row[f] ?? null))) {
+        const old = uniqueKey(before, fields);
+        if (index.get(old) === row.id) index.delete(old);
+      }
+      const key = uniqueKey(row, fields);
+      if (index.get(key) !== row.id) index.set(key, row.id);
+    }
+    this.due?.add(row);
+  }
+
   /** The name of the first unique key `row` would break (ignoring the record itself), or null. */
   clash(row: Row): string | null {
     for (const fields of storeSchema[this.collection].unique) {
@@ -103,6 +133,8 @@ export class Tables {
   /** Sets (row) or deletes (null) a record without any check: loading, replay and undo. */
   put(collection: Collection, id: string, row: Row | null): void {
     const table = this.table(collection);
+    const before = row ? table.rows.get(id) : undefined;
+    if (before !== undefined && row) return table.replace(before, row);
     table.remove(id);
     if (row) table.add(row);
   }

@@ -1,6 +1,7 @@
 import { StoreConflictError } from '@svc-licensing/license-engine';
 import type { ClientLicenseQuery, ClientLicenseRecords, Collection, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
 import type { Change, Row, Tables } from './tables.js';
+import { copyPlain } from './plain.js';
 
 /** A unit of work in progress: writes go straight to the tables and are remembered for undo and the journal. */
 export interface OpenTx {
@@ -13,7 +14,7 @@ export interface OpenTx {
   end(): void;
 }
 
-const copy = <T>(value: T): T => structuredClone(value);
+const copy = copyPlain;
 
 /** Deeply frozen copies handed out by read-only units, one per stored row (rows are replaced, never changed). */
 const frozen = new WeakMap<Row, Row>();
