@@ -89,7 +89,8 @@ export async function readMostly<T>(
   work: (tx: StoreTx, write: boolean) => Promise<T | undefined>,
   admitted?: PromiseLike<void>,
 ): Promise<T> {
-  const reading = transact(ctx, (tx) => work(tx, false), { readOnly: true });
+  // An `undefined` read answers no one: the store need not wait for what it read to be durable.
+  const reading = transact(ctx, (tx) => work(tx, false), { readOnly: true, discarded: (result) => result === undefined });
   const read = admitted === undefined ? await reading : await afterAdmission(reading, admitted);
   if (read !== undefined) return read;
   return (await transact(ctx, (tx) => work(tx, true))) as T;

@@ -40,6 +40,13 @@ export interface TransactionOptions {
    * frozen records, and reject writes; adapters may also ignore it.
    */
   readOnly?: boolean;
+  /**
+   * True for a result of `work` that its caller throws away, running another unit in its place
+   * (a read-only attempt that found something to write: the write unit reads again). A store that
+   * holds a read-only unit's result until the records it read are durable may hand such a result
+   * back at once; adapters may ignore it.
+   */
+  discarded?: (result: unknown) => boolean;
 }
 
 /** What {@link StoreTx.readClientLicense} looks up: a client API call's product, key and machine. */

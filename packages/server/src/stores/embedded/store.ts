@@ -173,8 +173,8 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
         } finally {
           open.end();
         }
-        // A transaction that only read may have read changes not yet on disk: wait for them too.
-        const durable = journal ? (line === null ? journal.durable() : journal.append(line)) : Promise.resolve();
+        // A unit that only read may have read changes not yet on disk: wait for them too, unless its caller discards its result (then runs a write unit, which waits for its own line).
+        const durable = journal === null || (line === null && txOptions?.discarded?.(result) === true) ? Promise.resolve() : line === null ? journal.durable() : journal.append(line);
         return { result, durable };
       });
       try {
