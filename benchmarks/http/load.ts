@@ -10,6 +10,8 @@ export interface LoadSpec {
   body?: () => string;
   /** Headers of each request added to `headers`, e.g. its own X-Forwarded-For address. */
   headersFor?: () => Record<string, string>;
+  /** Told each answer's status and body (autocannon then keeps the bodies), e.g. to count what the answers say. */
+  onResponse?: (status: number, body: string) => void;
 }
 
 export interface LoadResult {
@@ -42,6 +44,7 @@ export async function load(urls: string[], spec: LoadSpec, options: { connection
                   }),
                 }
               : {}),
+            ...(spec.onResponse ? { onResponse: (status: number, body: string) => spec.onResponse!(status, body) } : {}),
           },
         ],
       }),

@@ -9,25 +9,42 @@
 //
 // A floating validate renews (writes) only when renewing would move the lease by min(60 s,
 // leaseSeconds / 6) or more. With the default BENCH_HB_LEASE (3600 s) a machine validated every few
-// seconds mostly reads; BENCH_HB_LEASE=120 (20 s) with more machines than one pass reaches
-// (BENCH_HB_MACHINES=20000) makes most floating heartbeats renew, as a client on the SDK's schedule does.
+// seconds mostly reads; BENCH_HB_LEASE=120 (20 s) with enough floating machines that one is called
+// again only 20 s or more after its last call (BENCH_HB_FLOATING_MACHINES, e.g. 80000 at 4,000 req/s)
+// makes every floating heartbeat renew, as a client on the SDK's schedule does. Each plan's calls go
+// round robin over its machines, continuing where the previous pass (or warm-up) stopped, and the
+// answers of the floating passes are counted: renewed (the lease end moved to about now +
+// leaseSeconds) or kept (the stored lease answered, nothing written), printed below the table.
+//
+// BENCH_HB_PROFILE=1 starts the servers with `--cpu-prof` and prints, per pass, where the server's
+// event loop spent its time (profile-summary.ts), in µs per request, from the profile's samples
+// of that pass's measured seconds only.
 //
 //   npx -y pnpm@10.34.9 --filter @svc-licensing/benchmarks bench:seats-heartbeat [embedded|mysql]
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { load, type LoadResult } from '../http/load.js';
 import { runCli, startServer, type Running } from '../http/processes.js';
+import { report, summarize, type CpuProfile } from '../http/profile-summary.js';
 
 const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const MACHINES = Number(process.env['BENCH_HB_MACHINES'] ?? 10_000);
+const FLOATING_MACHINES = Number(process.env['BENCH_HB_FLOATING_MACHINES'] ?? MACHINES);
 const LICENSES = Number(process.env['BENCH_HB_LICENSES'] ?? 500);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const LEASE_SECONDS = Number(process.env['BENCH_HB_LEASE'] ?? 3600);
+const PROFILE = process.env['BENCH_HB_PROFILE'] === '1';
+/** The monotonic clock of V8's profiles, in µs. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+/** The measured windows of the passes, for the profile's summary. */
+/** What the floating passes' answers said, printed after the table. */
+const notes: string[] = [];
+const windows: { label: string; from: number; to: number; requests: number }[] = [];
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
 
 let ipSeq = 0;
@@ -36,9 +53,10 @@ const xff = () => {
   return { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
 };
 
-/** `MACHINES` machines over `LICENSES` licenses of a new plan (`seat`: machine or floating), each activated once. */
-async function seed(url: string, apiKey: string, productId: string, seat: 'machine' | 'floating'): Promise<string[]> {
+/** `count` machines of a new plan (`seat`: machine or floating), `MACHINES` / `LICENSES` a license, each activated once. */
+async function seed(url: string, apiKey: string, productId: string, seat: 'machine' | 'floating', count: number): Promise<string[]> {
   const perLicense = Math.ceil(MACHINES / LICENSES);
+  const licenses = Math.ceil(count / perLicense);
   const vendor = async (method: string, path: string, body: unknown) => {
     const r = await fetch(`${url}/v1${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const json = (await r.json()) as any;
@@ -47,9 +65,9 @@ async function seed(url: string, apiKey: string, productId: string, seat: 'machi
   };
   const plan = await vendor('POST', `/products/${productId}/plans`, { code: seat, kind: 'perpetual', maxActivations: perLicense, ...(seat === 'floating' ? { seatMode: 'floating', leaseSeconds: LEASE_SECONDS } : {}) });
   const bodies: string[] = [];
-  for (let start = 0; start < LICENSES; start += 10) {
+  for (let start = 0; start < licenses; start += 32) {
     const batch = await Promise.all(
-      Array.from({ length: Math.min(10, LICENSES - start) }, async (_, j) => {
+      Array.from({ length: Math.min(32, licenses - start) }, async (_, j) => {
         const license = await vendor('POST', '/licenses', { plan: plan.id, email: `${seat}${start + j}@bench.test` });
         const out: string[] = [];
         for (let m = 0; m < perLicense; m++) {
@@ -69,21 +87,44 @@ async function seed(url: string, apiKey: string, productId: string, seat: 'machi
 async function measure(server: Running, apiKey: string, store: string): Promise<void> {
   const product = await (await fetch(`${server.url}/v1/products`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'HB App', keyPrefix: 'HB-' }) })).json() as { id: string };
   log(`${store}: seeding ${MACHINES} machines over ${LICENSES} licenses, machine plan`);
-  const machine = await seed(server.url, apiKey, product.id, 'machine');
-  log(`${store}: seeding the floating plan`);
-  const floating = await seed(server.url, apiKey, product.id, 'floating');
-  const spec = (bodies: string[]) => {
-    let i = 0;
-    return { method: 'POST' as const, path: '/v1/licenses/validate', body: () => bodies[i++ % bodies.length]!, headersFor: xff };
+  const machine = await seed(server.url, apiKey, product.id, 'machine', MACHINES);
+  log(`${store}: seeding ${FLOATING_MACHINES} machines of the floating plan`);
+  const floating = await seed(server.url, apiKey, product.id, 'floating', FLOATING_MACHINES);
+  log(`${store}: seeded`);
+  const cursors = { machine: 0, floating: 0 };
+  const answers = { renewed: 0, kept: 0 };
+  // A renewed lease ends at issuedAt + leaseSeconds; a kept one at least the resolution earlier.
+  const resolutionMs = Math.min(60, Math.floor(LEASE_SECONDS / 6)) * 1000;
+  const countLease = (status: number, body: string) => {
+    const at = body.indexOf('"leaseExpiresAt":"');
+    if (status !== 200 || at < 0) return;
+    const end = Date.parse(body.slice(at + 18, body.indexOf('"', at + 18)));
+    if (end >= Date.now() + LEASE_SECONDS * 1000 - resolutionMs / 2) answers.renewed++;
+    else answers.kept++;
   };
+  const spec = (kind: 'machine' | 'floating') => {
+    const bodies = kind === 'machine' ? machine : floating;
+    return {
+      method: 'POST' as const,
+      path: '/v1/licenses/validate',
+      body: () => bodies[cursors[kind]++ % bodies.length]!,
+      headersFor: xff,
+      ...(kind === 'floating' ? { onResponse: countLease } : {}),
+    };
+  };
+
   const results: Record<'machine' | 'floating', LoadResult[]> = { machine: [], floating: [] };
   for (let pass = 0; pass < 2; pass++) {
     for (const kind of ['machine', 'floating'] as const) {
-      const bodies = kind === 'machine' ? machine : floating;
-      await load([server.url], spec(bodies), { connections: CONNECTIONS, seconds: 2 });
-      const r = await load([server.url], spec(bodies), { connections: CONNECTIONS, seconds: SECONDS });
+      await load([server.url], spec(kind), { connections: CONNECTIONS, seconds: 2 });
+      Object.assign(answers, { renewed: 0, kept: 0 });
+      const from = monotonicUs();
+      const r = await load([server.url], spec(kind), { connections: CONNECTIONS, seconds: SECONDS });
+      windows.push({ label: `${store} ${kind} pass ${pass + 1}`, from, to: monotonicUs(), requests: r.total });
       results[kind].push(r);
-      log(`${store} ${kind} pass ${pass + 1}: ${r.requestsPerSecond} req/s, p99 ${r.p99} ms, failures ${r.failures}`);
+      const share = kind === 'floating' ? `, ${answers.renewed} renewed / ${answers.kept} kept` : '';
+      if (kind === 'floating') notes.push(`${store}, floating pass ${pass + 1}: ${answers.renewed} heartbeats renewed, ${answers.kept} kept the stored lease`);
+      log(`${store} ${kind} pass ${pass + 1}: ${r.requestsPerSecond} req/s, p99 ${r.p99} ms, failures ${r.failures}${share}`);
     }
   }
   const sum = (k: 'machine' | 'floating') => ({
@@ -98,9 +139,26 @@ async function measure(server: Running, apiKey: string, store: string): Promise<
   );
 }
 
+/** Starts a server, with `--cpu-prof` under BENCH_HB_PROFILE=1; `summary`, once it stopped, prints each pass's profile. */
+async function start(args: string[], env: Record<string, string>): Promise<Running & { summary(): Promise<void> }> {
+  const dir = PROFILE ? await mkdtemp(join(tmpdir(), 'svc-hb-prof-')) : null;
+  if (dir) process.env['BENCH_SERVER_NODE_ARGS'] = `--cpu-prof --cpu-prof-dir=${dir} --cpu-prof-interval=250`;
+  const server = await startServer(args, env);
+  delete process.env['BENCH_SERVER_NODE_ARGS'];
+  const summary = async () => {
+    if (!dir) return;
+    const [file] = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error('the server wrote no profile');
+    const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile;
+    for (const w of windows.splice(0)) console.log(`\n${w.label}\n\n${report(summarize(profile, w.from, w.to), w.requests, 30)}`);
+    await rm(dir, { recursive: true, force: true });
+  };
+  return { ...server, summary };
+}
+
 const which = process.argv[2] ?? 'all';
 const env = { SVC_TRUST_PROXY: '1' };
-console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}; ${MACHINES} machines over ${LICENSES} licenses per plan, floating leaseSeconds ${LEASE_SECONDS}; ${CONNECTIONS} connections, ${SECONDS} s x 2 passes each; load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}; ${MACHINES} machines over ${LICENSES} licenses on the machine plan, ${FLOATING_MACHINES} (${Math.ceil(MACHINES / LICENSES)} a license) on the floating plan, floating leaseSeconds ${LEASE_SECONDS}; ${CONNECTIONS} connections, ${SECONDS} s x 2 passes each; load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log('| store | machine-plan validate req/s / worst p99 | floating heartbeat req/s / worst p99 | floating / machine | p99 floating / machine | failures (machine / floating) | load average after |');
 console.log('|---|---|---|---|---|---|---|');
 if (which === 'all' || which === 'embedded') {
@@ -108,12 +166,13 @@ if (which === 'all' || which === 'embedded') {
   const args = ['--data', join(dir, 'data')];
   try {
     const apiKey = (JSON.parse(await runCli(['account', 'create', '--name', 'HB', '--owner-email', 'hb@bench.test', '--service-plan', 'unlimited', ...args], env)) as { apiKey: string }).apiKey;
-    const server = await startServer([...args, '--outbox', join(dir, 'outbox')], env);
+    const server = await start([...args, '--outbox', join(dir, 'outbox')], env);
     try {
       await measure(server, apiKey, 'embedded');
     } finally {
       await server.stop();
     }
+    await server.summary();
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -125,14 +184,16 @@ if (which === 'all' || which === 'mysql') {
   try {
     await runCli(['migrate', '--database', `${MYSQL}/${name}`], dbEnv);
     const apiKey = (JSON.parse(await runCli(['account', 'create', '--name', 'HB', '--owner-email', 'hb@bench.test', '--service-plan', 'unlimited', '--database', `${MYSQL}/${name}`], dbEnv)) as { apiKey: string }).apiKey;
-    const server = await startServer(['--database', `${MYSQL}/${name}`, '--redis-url', `${REDIS}?prefix=${name}`, '--outbox', join(tmpdir(), `svc-hb-outbox-${process.pid}`)], dbEnv);
+    const server = await start(['--database', `${MYSQL}/${name}`, '--redis-url', `${REDIS}?prefix=${name}`, '--outbox', join(tmpdir(), `svc-hb-outbox-${process.pid}`)], dbEnv);
     try {
       await measure(server, apiKey, 'MariaDB, limits in Redis');
     } finally {
       await server.stop();
     }
+    await server.summary();
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
     await admin.end();
   }
 }
+console.log(`\n${notes.join('\n')}`);
