@@ -23,6 +23,12 @@ export interface EngineContext {
    * a webhook's unit reads the integration, its product and its account in one turn.
    */
   integrationHomes: Map<string, { accountId: string; productId: string }>;
+  /**
+   * When each floating machine's next validate is due to renew its lease (ms), by key hash and
+   * fingerprint, as this process last answered it: such a validate skips the read-only attempt it
+   * would throw away (client/renewal-hints.ts). Only a hint: the locked unit decides.
+   */
+  renewalsDue: Map<string, number>;
   /** The signed revocation list of each product last served, by product ID (its `seq` tells whether it is current). */
   revocationLists: Map<string, CachedRevocationList>;
   /** Ends key e-mail reservations, several in one unit of work when they come together (`releaseKeyEmail`). */

@@ -15,7 +15,8 @@ import { timestampMs } from '../_internal/time.js';
 import { invalid } from '../_internal/validate.js';
 import { isFloating } from '../_internal/plan-seats.js';
 import { assertUsable, find, parse } from './lookup.js';
-import { holdSeat, keptLease } from './seats.js';
+import { heartbeatResolutionMs, holdSeat, keptLease } from './seats.js';
+import { noteRenewal, renewsNow } from './renewal-hints.js';
 import type { LeaseAnswer } from './seats.js';
 
 export interface ActivateInput {
@@ -166,19 +167,38 @@ export async function validate(ctx: EngineContext, input: ValidateInput, options
   }
   // Most validates write nothing: they read without locks in a read-only unit. Only when
   // lastSeenAt (or the platform or app version), or a floating plan's lease, must be written does
-  // it run again, locked.
-  const decided = await readMostly(ctx, (tx, write) => validateIn(ctx, tx, req, write), options.admitted);
+  // it run again, locked; a floating machine known to renew now runs locked at once.
+  const hinted = renewsNow(ctx, req.keyHash, req.fingerprint);
+  let decided: ValidateDecision;
+  try {
+    decided = hinted
+      ? await validateLocked(ctx, req, options.admitted)
+      : await readMostly(ctx, (tx, write) => validateIn(ctx, tx, req, write), options.admitted);
+  } catch (error) {
+    if (hinted) noteRenewal(ctx, req.keyHash, req.fingerprint, null);
+    throw error;
+  }
+  if (decided.renewDueAt !== undefined || hinted) noteRenewal(ctx, req.keyHash, req.fingerprint, decided.renewDueAt ?? null);
   const answer = { certificate: await signCertificateOf(decided.unsigned), revocationListSeq: decided.revocationListSeq };
   return decided.lease ? { ...answer, lease: decided.lease } : answer;
 }
 
+/** What a validate decided in its unit: the certificate to sign, and on a floating plan the lease and when the next validate renews (ms). */
+interface ValidateDecision {
+  unsigned: UnsignedCertificate;
+  lease?: LeaseAnswer;
+  renewDueAt?: number;
+  revocationListSeq: number;
+}
+
+/** A validate's locked unit at once (no read-only attempt), once the host has admitted the call. */
+async function validateLocked(ctx: EngineContext, req: ReturnType<typeof parse>, admitted?: PromiseLike<void>): Promise<ValidateDecision> {
+  await admitted;
+  return (await transact(ctx, (tx) => validateIn(ctx, tx, req, true)))!; // a writing unit always decides
+}
+
 /** One validate in `tx`; without `write`, undefined when the activation needs writing. */
-async function validateIn(
-  ctx: EngineContext,
-  tx: StoreTx,
-  req: ReturnType<typeof parse>,
-  write: boolean,
-): Promise<{ unsigned: UnsignedCertificate; lease?: LeaseAnswer; revocationListSeq: number } | undefined> {
+async function validateIn(ctx: EngineContext, tx: StoreTx, req: ReturnType<typeof parse>, write: boolean): Promise<ValidateDecision | undefined> {
   const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint, write);
   assertUsable(ctx, found);
   const seen = found.activation;
@@ -193,7 +213,8 @@ async function validateIn(
     }
     const { license, plan, product, signingKey } = found;
     const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, activation: renewed ?? seen, signingKey, lease });
-    return { unsigned, lease, revocationListSeq: product.revocationSeq ?? 0 };
+    const renewDueAt = timestampMs((renewed ?? seen).lastSeenAt) + heartbeatResolutionMs(lease.leaseSeconds);
+    return { unsigned, lease, renewDueAt, revocationListSeq: product.revocationSeq ?? 0 };
   }
   const next = { ...seen, platform: req.platform ?? seen.platform, appVersion: req.appVersion ?? seen.appVersion };
   // Coalesced: the hottest path writes only when lastSeenAt moves by more than the resolution (or details change).

@@ -226,3 +226,39 @@ describe('mysql store round trips of vendor actions', () => {
     }
   });
 });
+
+describe('mysql store round trips of a floating heartbeat', () => {
+  async function engineTrips(call: () => Promise<unknown>): Promise<string[]> {
+    wire.clear();
+    await call();
+    return wire
+      .requests()
+      .filter((r) => r.kind !== 'prepare')
+      .map((r) => `${r.kind} ${r.sql.split(';\n').map(shape).join(' + ')}`.replace(/^execute SELECT `q`.*$/s, 'execute readClientLicense'));
+  }
+
+  test('a heartbeat on schedule goes to its locked unit at once once the process has seen the lease; one inside the resolution only reads', async () => {
+    let at = Date.parse('2026-01-10T12:00:00Z');
+    const clock = { now: () => at };
+    const deps = { store, clock, random: cryptoRandom, ids: createIdGenerator({ clock, random: cryptoRandom }), secrets: createSecretBox(new Uint8Array(32).fill(3)) };
+    const engine = createLicenseEngine(deps);
+    const { account } = await engine.createAccount({ name: 'Seats', ownerEmail: 'owner@seats-trips.test', servicePlan: 'unlimited' });
+    const product = await engine.createProduct(account.id, { name: 'App', keyPrefix: 'APP-' });
+    const plan = await engine.createPlan(account.id, product.id, { code: 'float', kind: 'perpetual', seatMode: 'floating', leaseSeconds: 900, maxActivations: 3 });
+    const { license } = await engine.createLicense(account.id, { plan: plan.id, email: 'buyer@seats-trips.test' });
+    const machine = { product: product.id, key: license.key, fingerprint: 'e'.repeat(64) };
+    await engine.activate(machine);
+    const locked = ['execute SELECT licenses FOR UPDATE', 'query SELECT products + SELECT plans + SELECT accounts + SELECT activations + SELECT signing_keys', 'query UPDATE activations + GUARD + COMMIT'];
+    // A process that has not seen this machine's lease reads first, then renews locked.
+    at += 300_000; // the SDK's schedule: a third of the lease
+    expect(await engineTrips(() => createLicenseEngine(deps).validate(machine))).toEqual(['execute readClientLicense', ...locked]);
+    at += 10_000;
+    expect(await engineTrips(() => engine.validate(machine))).toEqual(['execute readClientLicense']); // inside the resolution (60 s)
+    at += 300_000;
+    const renewed = engine.validate(machine);
+    expect(await engineTrips(() => renewed)).toEqual(locked);
+    expect((await renewed).lease!.leaseExpiresAt).toBe(new Date(at + 900_000).toISOString().replace('.000Z', 'Z'));
+    at += 30_000;
+    expect(await engineTrips(() => engine.validate(machine))).toEqual(['execute readClientLicense']);
+  });
+});
