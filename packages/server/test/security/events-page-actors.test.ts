@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectPage, openBrowser, skipBrowserTests, type BrowserSession } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { inspectPage, skipBrowserTests, type BrowserSession } from '../support/browser.js';
 import { STORE_KINDS } from '../support/stores.js';
-import { startWebServer, type WebServer } from '../support/web-server.js';
+import type { WebServer } from '../support/web-server.js';
+import { useBrowserAndServer } from '../support/browser-server.js';
 import { signInToDashboard } from '../support/dashboard.js';
 
 // Issue 25, should fix, in Chromium: the dashboard's events page says who did each thing, and
@@ -11,14 +12,7 @@ const skip = skipBrowserTests('security-events-page');
 describe.skipIf(skip).each(STORE_KINDS)('the events page by actor on the %s store', { timeout: 120_000 }, (store) => {
   let b: BrowserSession;
   let server: WebServer;
-
-  beforeAll(async () => {
-    [b, server] = await Promise.all([openBrowser(), startWebServer(store)]);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.close();
-  });
+  useBrowserAndServer(store, (opened) => ({ b, server } = opened));
 
   it('shows who did each security action, and lists only the API keys\' actions when asked', async () => {
     const page = b.page;

@@ -1,8 +1,9 @@
 import { machineFingerprint } from '@svc-licensing/cert-format';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectPage, openBrowser, skipBrowserTests, type BrowserSession } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { inspectPage, skipBrowserTests, type BrowserSession } from '../support/browser.js';
 import { STORE_KINDS } from '../support/stores.js';
-import { startWebServer, type WebServer } from '../support/web-server.js';
+import type { WebServer } from '../support/web-server.js';
+import { useBrowserAndServer } from '../support/browser-server.js';
 
 // Issue 25, item 6, in Chromium: the portal's license page lists the customer's machines without
 // their fingerprints, in what it shows and in every answer it loads.
@@ -12,14 +13,7 @@ const BUYER = 'fp-buyer@example.com';
 describe.skipIf(skip).each(STORE_KINDS)('the portal license page on the %s store', { timeout: 120_000 }, (store) => {
   let b: BrowserSession;
   let server: WebServer;
-
-  beforeAll(async () => {
-    [b, server] = await Promise.all([openBrowser(), startWebServer(store)]);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.close();
-  });
+  useBrowserAndServer(store, (opened) => ({ b, server } = opened));
 
   it('lists the machines by name, and no answer the page loads holds a fingerprint', async () => {
     const product = await server.api('POST', '/products', { name: 'Acme Editor', keyPrefix: 'ACME-' });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STORE_KINDS } from '../support/stores.js';
-import { inspectPage, openBrowser, skipBrowserTests, type BrowserSession } from '../support/browser.js';
-import { startWebServer, type WebServer } from '../support/web-server.js';
+import { inspectPage, skipBrowserTests, type BrowserSession } from '../support/browser.js';
+import type { WebServer } from '../support/web-server.js';
+import { useBrowserAndServer } from '../support/browser-server.js';
 
 // Issue 25, should fix: a lost reopen e-mail lost the account. In real Chromium, the owner of a
 // closed account asks the dashboard's sign-in page for a link with the owner's address, is told a
@@ -11,14 +12,7 @@ const skip = skipBrowserTests('reopen-link-page');
 describe.skipIf(skip).each(STORE_KINDS)('asking the sign-in page for a new reopen link on the %s store', { timeout: 120_000 }, (store) => {
   let b: BrowserSession;
   let server: WebServer;
-
-  beforeAll(async () => {
-    [b, server] = await Promise.all([openBrowser(), startWebServer(store)]);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.close();
-  });
+  useBrowserAndServer(store, (opened) => ({ b, server } = opened));
 
   it("the owner of a closed account types the owner's address, gets a reopen link by e-mail and reopens the account", async () => {
     const page = b.page;

@@ -2,8 +2,9 @@ import { createLicenseClient, createMemoryStorage } from '@svc-licensing/verifie
 import type { BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_KINDS } from '../support/stores.js';
-import { inspectPage, layoutShift, layoutShifts, openBrowser, skipBrowserTests, type BrowserSession } from '../support/browser.js';
-import { startWebServer, type WebServer } from '../support/web-server.js';
+import { inspectPage, layoutShift, layoutShifts, skipBrowserTests, type BrowserSession } from '../support/browser.js';
+import type { WebServer } from '../support/web-server.js';
+import { useBrowserAndServer } from '../support/browser-server.js';
 import { openDashboardPage as open } from '../support/dashboard.js';
 
 // The vendor dashboard in real Chromium against a real server, on each store: one browser for the
@@ -41,13 +42,9 @@ describe.skipIf(skip).each(STORE_KINDS)('the dashboard on the %s store', { timeo
   let page: Page;
   const ids = { product: '', license: '', key: '' };
 
-  beforeAll(async () => {
-    [b, server] = await Promise.all([openBrowser(), startWebServer(store)]);
+  useBrowserAndServer(store, async (opened) => {
+    ({ b, server } = opened);
     page = b.page;
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.close();
   });
 
   it('shows a signed-out visitor the sign-in page: labelled, keyboard-usable, no layout shift', async () => {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STORE_KINDS } from '../support/stores.js';
-import { expectIdsWhole, expectNothingCutOff, inspectPage, layoutShifts, openBrowser, skipBrowserTests, VIEWPORTS, type BrowserSession } from '../support/browser.js';
-import { startWebServer, type WebServer } from '../support/web-server.js';
+import { expectIdsWhole, expectNothingCutOff, inspectPage, layoutShifts, skipBrowserTests, VIEWPORTS, type BrowserSession } from '../support/browser.js';
+import type { WebServer } from '../support/web-server.js';
+import { useBrowserAndServer } from '../support/browser-server.js';
 import { signInToDashboard } from '../support/dashboard.js';
 
 // The first hour of a vendor in the dashboard (issue 26), in real Chromium against a real server
@@ -55,14 +56,10 @@ describe.skipIf(skip).each(STORE_KINDS)('the first hour of a vendor in the dashb
     return ids.license;
   };
 
-  beforeAll(async () => {
-    [b, server] = await Promise.all([openBrowser(), startWebServer(store)]);
+  useBrowserAndServer(store, async (opened) => {
+    ({ b, server } = opened);
     page = b.page;
     await signInToDashboard(page, server);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.close();
   });
 
   it('tells a new account its next step on the overview, a product, a plan, a license, and no more once it has one', async () => {

@@ -1,9 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../support/fixtures.js';
 import { STORE_KINDS } from '../support/stores.js';
-import { inspectPage, openBrowser, screenshot, skipBrowserTests, type BrowserSession } from '../support/browser.js';
-import { startWebServer, type WebServer } from '../support/web-server.js';
+import { inspectPage, screenshot, skipBrowserTests, type BrowserSession } from '../support/browser.js';
+import type { WebServer } from '../support/web-server.js';
+import { useBrowserAndServer } from '../support/browser-server.js';
 import { signInToDashboard } from '../support/dashboard.js';
 
 // Floating seats in the dashboard (issue 27), in real Chromium against a real server on each store:
@@ -29,15 +30,11 @@ describe.skipIf(skip).each(STORE_KINDS)('floating seats in the dashboard on the 
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
 
-  beforeAll(async () => {
-    [b, server] = await Promise.all([openBrowser(), startWebServer(store)]);
+  useBrowserAndServer(store, async (opened) => {
+    ({ b, server } = opened);
     page = b.page;
     s.product = (await server.api('POST', '/products', { name: 'Acme Studio', keyPrefix: 'STU-' })).body.id;
     await signInToDashboard(page, server);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.close();
   });
 
   it('creates a floating plan with its lease settings; a machine plan has none; the list says which is which', async () => {

@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STORE_KINDS } from '../support/stores.js';
-import { inspectPage, openBrowser, skipBrowserTests, type BrowserSession } from '../support/browser.js';
-import { startWebServer, type WebServer } from '../support/web-server.js';
+import { inspectPage, skipBrowserTests, type BrowserSession } from '../support/browser.js';
+import type { WebServer } from '../support/web-server.js';
+import { useBrowserAndServer } from '../support/browser-server.js';
 
 // The one-time link pages (sign-in and reopen) in real Chromium against a real server, on each
 // store: server-rendered, no script, used with the keyboard only, and the cookie they set.
@@ -18,14 +19,7 @@ async function pressWithKeyboard(page: Page, server: WebServer, label: string): 
 describe.skipIf(skip).each(STORE_KINDS)('the link pages on the %s store', (store) => {
   let b: BrowserSession;
   let server: WebServer;
-
-  beforeAll(async () => {
-    [b, server] = await Promise.all([openBrowser(), startWebServer(store)]);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.close();
-  });
+  useBrowserAndServer(store, (opened) => ({ b, server } = opened));
 
   it('the sign-in link page: accessible at both widths, a keyboard press signs in with an HttpOnly, SameSite=Lax cookie', async () => {
     const { page, context } = b;

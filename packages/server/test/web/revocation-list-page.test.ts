@@ -1,11 +1,12 @@
 import { decodeRevocationList, matchRevocation, parseRevocationPayload } from '@svc-licensing/cert-format';
 import { verifyRevocationList } from '@svc-licensing/verifier';
 import type { Download } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../support/fixtures.js';
-import { inspectPage, openBrowser, skipBrowserTests, type BrowserSession } from '../support/browser.js';
+import { inspectPage, skipBrowserTests, type BrowserSession } from '../support/browser.js';
 import { STORE_KINDS } from '../support/stores.js';
-import { startWebServer, type WebServer } from '../support/web-server.js';
+import type { WebServer } from '../support/web-server.js';
+import { useBrowserAndServer } from '../support/browser-server.js';
 import { signInToDashboard } from '../support/dashboard.js';
 
 // Issue 29, the dashboard half: the product page shows the product's signed revocation list (RVL1)
@@ -22,14 +23,7 @@ async function readDownload(file: Download): Promise<string> {
 describe.skipIf(skip).each(STORE_KINDS)('the product page\'s revocation list on the %s store', { timeout: 120_000 }, (store) => {
   let b: BrowserSession;
   let server: WebServer;
-
-  beforeAll(async () => {
-    [b, server] = await Promise.all([openBrowser(), startWebServer(store)]);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.close();
-  });
+  useBrowserAndServer(store, (opened) => ({ b, server } = opened));
 
   it('downloads the list the server serves, naming a license revoked over the API', async () => {
     const page = b.page;

@@ -1,9 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INITIAL_ACCOUNT_PLACEHOLDERS } from '../../src/initial-account.js';
 import { STORE_KINDS } from '../support/stores.js';
-import { inspectPage, openBrowser, skipBrowserTests, type BrowserSession } from '../support/browser.js';
-import { startWebServer, type WebServer } from '../support/web-server.js';
+import { inspectPage, skipBrowserTests, type BrowserSession } from '../support/browser.js';
+import type { WebServer } from '../support/web-server.js';
+import { useBrowserAndServer } from '../support/browser-server.js';
 import { signInToDashboard } from '../support/dashboard.js';
 
 // A vendor setting up (issue 26), in real Chromium against a real server on each store: an account
@@ -22,14 +23,10 @@ describe.skipIf(skip).each(STORE_KINDS)('setting up a vendor account in the dash
   let server: WebServer;
   let page: Page;
 
-  beforeAll(async () => {
-    [b, server] = await Promise.all([openBrowser(), startWebServer(store)]);
+  useBrowserAndServer(store, async (opened) => {
+    ({ b, server } = opened);
     page = b.page;
     await signInToDashboard(page, server);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await server?.close();
   });
 
   it('asks an account that still has the first start\'s placeholders for its name and owner address, and stops once both are set', async () => {
