@@ -54,3 +54,31 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[], ini
 export function settled(...loads: readonly Pick<Loaded<unknown>, 'data' | 'error'>[]): boolean {
   return loads.every((l) => l.data !== null || l.error !== null);
 }
+
+/** A button's action: whether it runs, and the message of its last failure. */
+export interface Action {
+  /** True while the action runs (the button shows it and takes no second click). */
+  busy: boolean;
+  /** The last run's failure, as the API's message; cleared when the action runs again. */
+  error: string | null;
+  /** Runs `action`; a failure is kept in `error`, never thrown. */
+  run: (action: () => Promise<void>) => Promise<void>;
+}
+
+/** The busy flag and failure message of a button's action, shared by every page's buttons. */
+export function useAction(): Action {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = useCallback(async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, run };
+}

@@ -3,14 +3,15 @@ import { Alert } from '../../ui/components/alert.js';
 import { Button } from '../../ui/components/button.js';
 import { PageHeader, Section } from '../../ui/components/layout.js';
 import { saveBlob } from '../../ui/download.js';
+import { useAction } from '../../ui/hooks.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
 import { OwnerOnlyNote } from '../widgets/owner-only.js';
 
 /** Account export (owner): one `svc-account-export-v1` document with everything the account holds. */
 export function AccountExportPage() {
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const exporting = useAction();
+  const [done, setDone] = useState<string | null>(null);
   return (
     <>
       <PageHeader title="Export the account" appName={APP_NAME}>
@@ -30,24 +31,19 @@ export function AccountExportPage() {
           <p>The file holds every license key: keep it as safely as a database backup.</p>
         </div>
         <OwnerOnlyNote what="export the account" />
-        <Alert kind={result?.ok ? 'success' : 'error'}>{result?.text}</Alert>
+        <Alert kind={exporting.error === null ? 'success' : 'error'}>{exporting.error ?? done}</Alert>
         <div class="actions">
           <Button
             variant="primary"
-            busy={busy}
-            onClick={async () => {
-              setBusy(true);
-              setResult(null);
-              try {
+            busy={exporting.busy}
+            onClick={() =>
+              exporting.run(async () => {
+                setDone(null);
                 const blob = await api.account.export();
                 saveBlob(blob, `account-export-${new Date().toISOString().slice(0, 10)}.json`);
-                setResult({ ok: true, text: `The export is downloaded (${Math.ceil(blob.size / 1024)} KB).` });
-              } catch (err) {
-                setResult({ ok: false, text: (err as Error).message });
-              } finally {
-                setBusy(false);
-              }
-            }}
+                setDone(`The export is downloaded (${Math.ceil(blob.size / 1024)} KB).`);
+              })
+            }
           >
             Export and download
           </Button>

@@ -9,7 +9,7 @@ import { Facts, PageHeader, Section } from '../../ui/components/layout.js';
 import { LicenseStatusBadge } from '../../ui/components/license-status.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
-import { useLoad } from '../../ui/hooks.js';
+import { useAction, useLoad } from '../../ui/hooks.js';
 import { href, type PageProps } from '../../ui/router.js';
 import type { ActivationView, LicenseDetailView, UpdateLicenseInput } from '../../ui/types.js';
 import { FreedLeaseNote, leaseColumns, seatsInUse } from '../../ui/components/lease.js';
@@ -138,24 +138,20 @@ export function LicensePage({ params }: PageProps) {
 }
 
 function SendKey({ id, email }: { id: string; email: string }) {
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; text: string; portalUrl?: string } | null>(null);
+  const sending = useAction();
+  const [sent, setSent] = useState<{ text: string; portalUrl?: string } | null>(null);
+  const result = sending.error !== null ? { ok: false, text: sending.error } : sent && { ok: true, ...sent };
   return (
     <>
       <Button
-        busy={busy}
-        onClick={async () => {
-          setBusy(true);
-          setResult(null);
-          try {
-            const sent = await api.licenses.sendKey(id);
-            setResult({ ok: true, text: `The key was e-mailed again to ${email}.`, ...(sent.portalUrl ? { portalUrl: sent.portalUrl } : {}) });
-          } catch (err) {
-            setResult({ ok: false, text: (err as Error).message });
-          } finally {
-            setBusy(false);
-          }
-        }}
+        busy={sending.busy}
+        onClick={() =>
+          sending.run(async () => {
+            setSent(null);
+            const answer = await api.licenses.sendKey(id);
+            setSent({ text: `The key was e-mailed again to ${email}.`, ...(answer.portalUrl ? { portalUrl: answer.portalUrl } : {}) });
+          })
+        }
       >
         Send the key again
       </Button>

@@ -8,7 +8,7 @@ import { Form } from '../../ui/components/form.js';
 import { Badge, Facts, PageHeader, Section } from '../../ui/components/layout.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
-import { useLoad } from '../../ui/hooks.js';
+import { useAction, useLoad } from '../../ui/hooks.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
 import { OwnerOnlyNote } from '../widgets/owner-only.js';
@@ -19,26 +19,15 @@ const STATUS_TONE = { verified: 'good', pending: 'warn', failed: 'bad' } as cons
 export function SenderDomainPage() {
   const domain = useLoad(() => api.senderDomain.get(), []);
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const verifying = useAction();
   const d = domain.data;
-  const verify = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      domain.set(await api.senderDomain.verify());
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const verify = () => verifying.run(async () => domain.set(await api.senderDomain.verify()));
   return (
     <>
       <PageHeader title="Sender domain" appName={APP_NAME}>
         <p>License-key e-mails go out from your own domain, DKIM-signed, once you publish three DNS records.</p>
       </PageHeader>
-      <Alert kind="error">{domain.error?.message ?? error}</Alert>
+      <Alert kind="error">{domain.error?.message ?? verifying.error}</Alert>
       {d && (d.domain === null || d.status === 'none') ? (
         <Section title="Claim a domain">
           <OwnerOnlyNote what="claim a sender domain" />
@@ -100,7 +89,7 @@ export function SenderDomainPage() {
             />
             <OwnerOnlyNote what="release the domain" />
             <div class="actions section-actions">
-              <Button variant="primary" busy={busy} onClick={verify}>
+              <Button variant="primary" busy={verifying.busy} onClick={verify}>
                 Verify now
               </Button>
               {(

@@ -5,6 +5,7 @@ import { Button } from '../../ui/components/button.js';
 import { Facts, Section } from '../../ui/components/layout.js';
 import { DateTime } from '../../ui/components/time.js';
 import { saveBlob } from '../../ui/download.js';
+import { useAction } from '../../ui/hooks.js';
 import type { ProductView } from '../../ui/types.js';
 import { api } from '../api.js';
 
@@ -24,8 +25,7 @@ function summary(text: string): { seq: number; issuedAt: number; licenses: numbe
  */
 export function RevocationList({ product, initial }: { product: ProductView; initial?: string }) {
   const [text, setText] = useState(initial ?? null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const download = useAction();
   const s = text === null ? null : summary(text);
   return (
     <Section title="Revocation list">
@@ -33,7 +33,7 @@ export function RevocationList({ product, initial }: { product: ProductView; ini
         The signed list of this product's revoked licenses and freed machines. Download it to carry it to offline or air-gapped machines; your app imports it with{' '}
         <code>importRevocationList</code>.
       </p>
-      <Alert kind="error">{error}</Alert>
+      <Alert kind="error">{download.error}</Alert>
       {s ? (
         <Facts
           items={[
@@ -46,21 +46,15 @@ export function RevocationList({ product, initial }: { product: ProductView; ini
       ) : null}
       <Button
         variant="secondary"
-        busy={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(null);
-          try {
+        busy={download.busy}
+        onClick={() =>
+          download.run(async () => {
             // Fetched again at the click, so the file is the current list even if the page is old.
             const current = await api.revocations.get(product.id);
             setText(current);
             saveBlob(new Blob([current], { type: 'text/plain' }), `${product.id}.rvl1`);
-          } catch (e) {
-            setError(e instanceof Error ? e.message : String(e));
-          } finally {
-            setBusy(false);
-          }
-        }}
+          })
+        }
       >
         Download the revocation list
       </Button>

@@ -7,7 +7,7 @@ import { Badge, Section } from '../../ui/components/layout.js';
 import { Table } from '../../ui/components/table.js';
 import { DateTime } from '../../ui/components/time.js';
 import { saveBlob } from '../../ui/download.js';
-import { settled, useLoad } from '../../ui/hooks.js';
+import { settled, useAction, useLoad } from '../../ui/hooks.js';
 import type { ListView, ProductView, SigningKeyView } from '../../ui/types.js';
 import { api } from '../api.js';
 import { OwnerOnlyNote } from './owner-only.js';
@@ -21,25 +21,17 @@ const TONE = { active: 'good', pending: 'warn', retired: 'neutral' } as const;
 export function SigningKeys({ product, initial }: { product: ProductView; initial?: ListView<SigningKeyView> }) {
   const keys = useLoad(() => api.signingKeys.list(product.id), [product.id], initial);
   const [message, setMessage] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const creating = useAction();
   const list = keys.data?.data ?? null;
   const pending = list?.find((k) => k.status === 'pending');
   const active = list?.find((k) => k.status === 'active');
 
-  const createPending = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const createPending = () =>
+    creating.run(async () => {
       const key = await api.signingKeys.create(product.id);
       setMessage(`Step 1 done: ${key.kid} is published as pending. Ship its public key in your application, then activate it.`);
       keys.reload();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Section title="Signing keys">
@@ -60,7 +52,7 @@ export function SigningKeys({ product, initial }: { product: ProductView; initia
         </li>
       </ol>
       <Alert kind="success">{message}</Alert>
-      <Alert kind="error">{error ?? keys.error?.message}</Alert>
+      <Alert kind="error">{creating.error ?? keys.error?.message}</Alert>
       <Table
         caption={`Signing keys of ${product.name}, oldest first`}
         hideCaption
@@ -109,7 +101,7 @@ export function SigningKeys({ product, initial }: { product: ProductView; initia
       />
       {settled(keys) ? <>
       <div class="actions section-actions">
-        <Button variant="secondary" busy={busy} disabled={list === null || pending !== undefined} onClick={createPending}>
+        <Button variant="secondary" busy={creating.busy} disabled={list === null || pending !== undefined} onClick={createPending}>
           Create a pending key
         </Button>
         {pending ? <span class="muted">{pending.kid} is pending: activate it before creating another.</span> : null}
