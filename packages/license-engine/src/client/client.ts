@@ -136,6 +136,8 @@ export async function activateParsed(
     const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, activation, signingKey: found.signingKey });
     return { unsigned, activation: activation.id, revocationListSeq: product.revocationSeq ?? 0 };
   });
+  // A check-out (or its refresh) wrote the lease now: the machine's validate renews after the resolution.
+  if (decided.lease) noteRenewal(ctx, req.keyHash, req.fingerprint, ctx.clock.now() + heartbeatResolutionMs(decided.lease.leaseSeconds));
   const certificate = await signCertificateOf(decided.unsigned);
   const answer = { certificate, activation: decided.activation, revocationListSeq: decided.revocationListSeq };
   return decided.lease ? { ...answer, lease: decided.lease } : answer;

@@ -252,6 +252,8 @@ describe('mysql store round trips of a floating heartbeat', () => {
     // A process that has not seen this machine's lease reads first, then renews locked.
     at += 300_000; // the SDK's schedule: a third of the lease
     expect(await engineTrips(() => createLicenseEngine(deps).validate(machine))).toEqual(['execute readClientLicense', ...locked]);
+    // The process that checked the seat out knows (the other's renewal is in the row: its locked unit answers it, writing nothing).
+    expect(await engineTrips(() => engine.validate(machine))).toEqual(['execute SELECT licenses FOR UPDATE', locked[1], 'query COMMIT']);
     at += 10_000;
     expect(await engineTrips(() => engine.validate(machine))).toEqual(['execute readClientLicense']); // inside the resolution (60 s)
     at += 300_000;
