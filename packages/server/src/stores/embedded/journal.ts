@@ -11,7 +11,14 @@ import type { Change, Row } from './tables.js';
  * and fsynced together (group commit). A checkpoint rotates to a new segment; segments whose
  * records are all checkpointed are deleted.
  *
- * Line format: `<crc32 of the JSON, 8 hex>` TAB `{"w":[[collection, id, record-or-null], ...]}` LF.
+ * Line format: `<crc32 of the rest, 8 hex>` TAB `{"w":[[collection, id, record-or-null], ...]}`,
+ * then for each raw field TAB and the field's string as it is, then LF. A raw field is a string
+ * that is itself JSON (a notification's body): escaped inside the record's JSON it cost more to
+ * encode than the rest of the unit's line, so it is written unescaped after the JSON, and its
+ * record's entry names it: `[collection, id, record-without-it, n]` (the n-th raw field). Only a
+ * string without TAB and LF (JSON.stringify's output never holds either) and without a lone
+ * surrogate (which UTF-8 cannot hold) goes raw; any other stays in the record. Lines without raw
+ * fields (every line before this format) read as before.
  */
 
 type Item =
@@ -38,20 +45,45 @@ function deferred(): Deferred {
 const segmentName = (seq: number): string => `${String(seq).padStart(12, '0')}.log`;
 const SEGMENT_RE = /^(\d{12})\.log$/;
 
+/** The field of a collection's records written raw (unescaped) when it can be. */
+const RAW_FIELDS: Partial<Record<Collection, string>> = { notificationDeliveries: 'body' };
+
+/** Whether `text` survives unescaped in a line: no TAB or LF (the separators), no lone surrogate. */
+const rawSafe = (text: string): boolean =>
+  !text.includes('\t') && !text.includes('\n') && (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 /** Encodes one transaction's changes as a journal line. */
 export function encodeLine(changes: readonly Change[]): string {
-  const json = JSON.stringify({ w: changes.map((c) => [c.collection, c.id, c.row]) });
-  return `${crc32(json).toString(16).padStart(8, '0')}\t${json}\n`;
+  const raw: string[] = [];
+  const w = changes.map((c) => {
+    const field = c.row ? RAW_FIELDS[c.collection] : undefined;
+    const value = field === undefined ? undefined : c.row![field];
+    if (typeof value !== 'string' || !rawSafe(value)) return [c.collection, c.id, c.row];
+    raw.push(value);
+    // An undefined field is left out of the JSON.
+    return [c.collection, c.id, { ...c.row, [field!]: undefined }, raw.length - 1];
+  });
+  const json = JSON.stringify({ w });
+  const rest = raw.length === 0 ? json : `${json}\t${raw.join('\t')}`;
+  return `${crc32(rest).toString(16).padStart(8, '0')}\t${rest}\n`;
 }
 
 /** Decodes a journal line; null when it is torn or its checksum does not match. */
 export function decodeLine(line: string): Change[] | null {
   const tab = line.indexOf('\t');
   if (tab !== 8) return null;
-  const json = line.slice(9);
-  if (crc32(json).toString(16).padStart(8, '0') !== line.slice(0, 8)) return null;
-  const parsed = JSON.parse(json) as { w: [Collection, string, Row | null][] };
-  return parsed.w.map(([collection, id, row]) => ({ collection, id, row }));
+  const rest = line.slice(9);
+  if (crc32(rest).toString(16).padStart(8, '0') !== line.slice(0, 8)) return null;
+  const [json, ...raw] = rest.split('\t');
+  const parsed = JSON.parse(json!) as { w: [Collection, string, Row | null, number?][] };
+  return parsed.w.map(([collection, id, row, n]) => {
+    if (n === undefined) return { collection, id, row };
+    const field = RAW_FIELDS[collection];
+    const value = raw[n];
+    if (row === null || field === undefined || value === undefined) throw new Error(`journal line names a raw field it does not hold (${collection} ${id})`);
+    row[field] = value;
+    return { collection, id, row };
+  });
 }
 
 /**

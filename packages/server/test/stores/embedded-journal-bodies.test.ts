@@ -1,0 +1,103 @@
+import { appendFile, cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { afterEach, expect, it } from 'vitest';
+import type { NotificationDeliveryRecord } from '@svc-licensing/license-engine';
+import { openEmbeddedStore } from '../../src/stores/embedded/index.js';
+import type { EmbeddedStore } from '../../src/stores/embedded/index.js';
+
+// A notification's body is the exact bytes every attempt sends and signs. The journal writes a
+// body that is JSON after the record's JSON, unescaped: whatever the body holds, a restart must
+// give it back byte for byte, and journals written before this format must still load.
+
+const dirs: string[] = [];
+const stores: EmbeddedStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close().catch(() => undefined);
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function open(dir: string): Promise<EmbeddedStore> {
+  const store = await openEmbeddedStore(dir);
+  stores.push(store);
+  return store;
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-embedded-bodies-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function delivery(id: string, body: string): NotificationDeliveryRecord {
+  return {
+    id, accountId: 'acc_1', endpointId: 'wep_1', eventId: 'evt_1', type: 'license.created', body, state: 'pending',
+    dueAt: 1, nextAttemptAt: 1, roundAttempts: 0, firstAttemptAt: null, attempts: [], claim: null,
+    createdAt: '2030-01-01T00:00:00Z', updatedAt: '2030-01-01T00:00:00Z',
+  } as NotificationDeliveryRecord;
+}
+
+const bodies: Record<string, string> = {
+  json: JSON.stringify({ type: 'license.created', data: { name: 'Zoë "Q" \\ 名前 🎉', note: 'a\tb\nc\u2028', n: -0.5e-7 } }),
+  tab: '{"a":"x\ty"}', // not JSON.stringify's output: a raw TAB
+  newline: 'line one\nline two',
+  lone: '{"a":"\ud800"}', // a lone surrogate, which UTF-8 cannot hold
+  empty: '',
+};
+
+/** Reopens the folder without a checkpoint (every record replayed from the journal) and reads every delivery. */
+async function replayed(dir: string): Promise<Map<string, NotificationDeliveryRecord>> {
+  // A copy of the folder as a crash would leave it: nothing but the journal holds the records.
+  const copy = await tempDir();
+  await cp(dir, copy, { recursive: true });
+  await rm(join(copy, 'lock'), { force: true });
+  const reopened = await open(copy);
+  const all = await reopened.transaction((tx) => tx.findMany('notificationDeliveries', {}));
+  return new Map(all.map((d) => [d.id, d]));
+}
+
+it('gives back every body byte for byte after a restart, whether written raw or escaped', async () => {
+  const dir = await tempDir();
+  const store = await open(dir);
+  await store.transaction(async (tx) => {
+    for (const [name, body] of Object.entries(bodies)) await tx.insert('notificationDeliveries', delivery(`msg_${name}`, body));
+  });
+  // A claim rewrites the delivery: its body again.
+  await store.transaction(async (tx) => {
+    const d = (await tx.get('notificationDeliveries', 'msg_json'))!;
+    await tx.update('notificationDeliveries', { ...d, claim: { token: 't', until: 2 }, dueAt: 2 });
+  });
+  const [segment] = await readdir(join(dir, 'journal'));
+  const text = await readFile(join(dir, 'journal', segment!), 'utf8');
+  expect(text).toContain(`\t${bodies['json']}`); // the JSON body went unescaped
+  const back = await replayed(dir);
+  for (const [name, body] of Object.entries(bodies)) expect(back.get(`msg_${name}`)?.body).toBe(body);
+  expect(back.get('msg_json')?.claim).toEqual({ token: 't', until: 2 });
+  expect(back.get('msg_json')).toEqual({ ...delivery('msg_json', bodies['json']!), claim: { token: 't', until: 2 }, dueAt: 2 });
+});
+
+it('loads a journal written before raw bodies (the body a string inside the record)', async () => {
+  const dir = await tempDir();
+  const store = await open(dir);
+  await store.transaction((tx) => tx.insert('notificationDeliveries', delivery('msg_new', bodies['json']!)));
+  await store.close();
+  // The previous format's line: the body escaped inside the record's JSON.
+  const json = JSON.stringify({ w: [['notificationDeliveries', 'msg_old', delivery('msg_old', bodies['json']!)]] });
+  const [segment] = await readdir(join(dir, 'journal'));
+  await appendFile(join(dir, 'journal', segment!), `${crc32(json).toString(16).padStart(8, '0')}\t${json}\n`);
+  const reopened = await open(dir);
+  const all = await reopened.transaction((tx) => tx.findMany('notificationDeliveries', {}));
+  expect(all.map((d) => [d.id, d.body])).toEqual([['msg_new', bodies['json']], ['msg_old', bodies['json']]]);
+});
+
+it('keeps raw bodies across a checkpoint and the journal after it', async () => {
+  const dir = await tempDir();
+  const store = await open(dir);
+  await store.transaction((tx) => tx.insert('notificationDeliveries', delivery('msg_a', bodies['json']!)));
+  await store.checkpoint();
+  await store.transaction((tx) => tx.insert('notificationDeliveries', delivery('msg_b', bodies['lone']!)));
+  const back = await replayed(dir);
+  expect(back.get('msg_a')?.body).toBe(bodies['json']);
+  expect(back.get('msg_b')?.body).toBe(bodies['lone']);
+});
