@@ -1,7 +1,7 @@
 import type { AccountRecord, AuditEventRecord, NotificationDeliveryRecord } from './records.js';
 import type { StoreTx } from './store.js';
 import type { EngineContext } from './context.js';
-import { auditEventView } from './record-views.js';
+import { auditEventViewSharingData } from './record-views.js';
 
 /**
  * The transactional outbox's write side: an audited change queues one notification delivery per
@@ -57,12 +57,14 @@ export async function queueNotifications(ctx: EngineContext, tx: StoreTx, event:
   const subscribed = subscriptions.filter((s) => s.events.length === 0 || (s.events as readonly string[]).includes(event.type));
   if (subscribed.length === 0) return;
   const resource = context.view ? await context.view() : {};
-  const data = { ...(resource as object), event: auditEventView(event) };
+  // Encoded at once and not kept: the event's data needs no copy. One body for every endpoint.
+  const data = { ...(resource as object), event: auditEventViewSharingData(event) };
   const body = notificationBody(event.type, ctx.clock.now(), data);
   for (const s of subscribed) {
     const delivery = newDelivery(ctx, { accountId: event.accountId, endpointId: s.endpoint, eventId: event.id, type: event.type, body, createdAt: event.createdAt });
-    // Held for the commit where the store can: a fresh id has no clash to report.
-    await tx.insert('notificationDeliveries', delivery, { defer: true });
+    // Held for the commit where the store can: a fresh id has no clash to report. Built here and
+    // dropped: the store may keep it without a copy.
+    await tx.insert('notificationDeliveries', delivery, { defer: true, owned: true });
   }
   markQueued(ctx, tx);
 }

@@ -167,8 +167,16 @@ export function accountView(a: AccountRecord): AccountView {
 }
 
 export function auditEventView(e: AuditEventRecord): AuditEventView {
+  return { ...auditEventViewSharingData(e), data: structuredClone(e.data) };
+}
+
+/**
+ * {@link auditEventView} with the record's own `data` in it, not a copy: only for a view encoded
+ * to JSON at once and never kept (a notification's body), where the copy was its largest cost.
+ */
+export function auditEventViewSharingData(e: AuditEventRecord): AuditEventView {
   const actor = e.actor ? { kind: e.actor.kind, email: e.actor.email, apiKeyId: e.actor.apiKeyId } : null;
-  return { id: e.id, type: e.type, license: e.licenseId, data: structuredClone(e.data), createdAt: e.createdAt, actor };
+  return { id: e.id, type: e.type, license: e.licenseId, data: e.data, createdAt: e.createdAt, actor };
 }
 
 export function sessionView(s: SessionRecord, role: Role): SessionView {

@@ -112,6 +112,12 @@ export interface WriteOptions {
    * never for an insert-first claim.
    */
   defer?: boolean;
+  /**
+   * The caller built this record for this write and neither changes nor keeps it afterwards
+   * (the engine's queued notifications): an adapter holding records in memory may keep it as it
+   * is instead of copying it. Without it, an adapter must not keep the caller's object.
+   */
+  owned?: boolean;
 }
 
 export interface PageQuery<C extends Collection> {

@@ -1,5 +1,5 @@
 import { StoreConflictError } from '@svc-licensing/license-engine';
-import type { ClientLicenseQuery, ClientLicenseRecords, Collection, Page, PageQuery, RecordMap, StoreTx, Where } from '@svc-licensing/license-engine';
+import type { ClientLicenseQuery, ClientLicenseRecords, Collection, Page, PageQuery, RecordMap, StoreTx, Where, WriteOptions } from '@svc-licensing/license-engine';
 import type { Change, Row, Tables } from './tables.js';
 import { copyPlain } from './plain.js';
 
@@ -225,9 +225,10 @@ export function openTx(tables: Tables, readOnly = false): OpenTx {
       const due = limit > 0 ? tables.soonestDue(now, limit) : [];
       return due.map((row) => out(row) as unknown as RecordMap['notificationDeliveries']);
     },
-    async insert<C extends Collection>(collection: C, record: RecordMap[C]) {
+    async insert<C extends Collection>(collection: C, record: RecordMap[C], options?: WriteOptions) {
       writable();
-      const row = copy(record) as unknown as Row;
+      // A record the caller hands over (`owned`) is kept as it is: nothing else holds it.
+      const row = (options?.owned === true ? record : copy(record)) as unknown as Row;
       if (tables.get(collection, row.id)) throw new StoreConflictError(collection, 'id');
       checkUnique(collection, row);
       write(collection, row.id, row);
