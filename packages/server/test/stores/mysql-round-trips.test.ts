@@ -60,11 +60,22 @@ function shape(statement: string): string {
 async function roundTrips<T>(on: MySqlStore, work: (tx: StoreTx) => Promise<T>, readOnly = false): Promise<{ result: T | Error; trips: string[] }> {
   wire.clear();
   const result = await on.transaction(work, { readOnly }).catch((error: Error) => error);
-  const trips = wire
+  return { result, trips: recordedTrips() };
+}
+
+/** The round trips recorded since the last `wire.clear()`; the client's joined license read is named `readClientLicense`. */
+function recordedTrips(): string[] {
+  return wire
     .requests()
     .filter((r) => r.kind !== 'prepare')
-    .map((r) => `${r.kind} ${r.sql.split(';\n').map(shape).join(' + ')}`);
-  return { result, trips };
+    .map((r) => `${r.kind} ${r.sql.split(';\n').map(shape).join(' + ')}`.replace(/^execute SELECT `q`.*$/s, 'execute readClientLicense'));
+}
+
+/** The requests of one engine call, one line per round trip (as `roundTrips` shows a unit's). */
+async function engineTrips(call: () => Promise<unknown>): Promise<string[]> {
+  wire.clear();
+  await call();
+  return recordedTrips();
 }
 
 describe('mysql store round trips', () => {
@@ -171,16 +182,6 @@ describe('mysql store round trips of vendor actions', () => {
     return { engine, accountId: account.id, licenseId: license.id };
   }
 
-  /** The requests of one engine call, one line per round trip (as `roundTrips` shows a unit's). */
-  async function engineTrips(call: () => Promise<unknown>): Promise<string[]> {
-    wire.clear();
-    await call();
-    return wire
-      .requests()
-      .filter((r) => r.kind !== 'prepare')
-      .map((r) => `${r.kind} ${r.sql.split(';\n').map(shape).join(' + ')}`);
-  }
-
   test('a revoke reads the account with the license: an endpoint subscribed to it costs no round trip', async () => {
     const without = await licenseToRevoke(false);
     const plain = await engineTrips(() => without.engine.revokeLicense(without.accountId, without.licenseId));
@@ -228,14 +229,6 @@ describe('mysql store round trips of vendor actions', () => {
 });
 
 describe('mysql store round trips of a floating heartbeat', () => {
-  async function engineTrips(call: () => Promise<unknown>): Promise<string[]> {
-    wire.clear();
-    await call();
-    return wire
-      .requests()
-      .filter((r) => r.kind !== 'prepare')
-      .map((r) => `${r.kind} ${r.sql.split(';\n').map(shape).join(' + ')}`.replace(/^execute SELECT `q`.*$/s, 'execute readClientLicense'));
-  }
 
   test('a heartbeat on schedule goes to its locked unit at once once the process has seen the lease; one inside the resolution only reads', async () => {
     let at = Date.parse('2026-01-10T12:00:00Z');
