@@ -176,6 +176,13 @@ describe.skipIf(skip).each(STORE_KINDS)('the notification pages on the %s store'
     await page.keyboard.press('Enter');
     const confirm = page.getByRole('dialog', { name: 'Delete this endpoint?' });
     await confirm.waitFor();
+    // Closed and asked open again before the close's event arrives (Chromium runs input first, so a
+    // quick Escape then Enter does this): the dialog opens again instead of staying shut.
+    await page.evaluate(() => {
+      document.querySelector<HTMLDialogElement>('dialog[open]')!.close();
+      [...document.querySelectorAll('button')].find((button) => button.textContent === 'Delete the endpoint')!.click();
+    });
+    await confirm.getByRole('button', { name: 'Delete' }).waitFor({ timeout: 5000 });
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Delete the endpoint');
