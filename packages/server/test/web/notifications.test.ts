@@ -180,7 +180,7 @@ describe.skipIf(skip).each(STORE_KINDS)('the notification pages on the %s store'
     // quick Escape then Enter does this): the dialog opens again instead of staying shut.
     await page.evaluate(() => {
       document.querySelector<HTMLDialogElement>('dialog[open]')!.close();
-      [...document.querySelectorAll('button')].find((button) => button.textContent === 'Delete the endpoint')!.click();
+      Array.from(document.querySelectorAll('button')).find((button) => button.textContent === 'Delete the endpoint')!.click();
     });
     await confirm.getByRole('button', { name: 'Delete' }).waitFor({ timeout: 5000 });
     await page.keyboard.press('Escape');
