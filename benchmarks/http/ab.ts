@@ -21,6 +21,11 @@
 // BENCH_AB_OPTIONS_A / BENCH_AB_OPTIONS_B, store options for each side's database URL (e.g.
 // `poolSize=32`), and BENCH_AB_ENV_A / BENCH_AB_ENV_B, environment variables for each side's
 // server (e.g. `UV_THREADPOOL_SIZE=2`, comma-separated).
+//
+// BENCH_AB_ALTERNATE=1: even rounds run B before A (A B, B A, A B, ...), so a side that runs first
+// (or second) in its round has no edge on every pair. Each ratio is printed with a 95 % confidence
+// interval of its median from the order statistics of the rounds' ratios (distribution-free, as the
+// sign test: the pairs are taken as independent; 6 rounds at least).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -42,6 +47,7 @@ if (!base || !SCENARIOS.includes(scenario ?? '') || !['embedded', 'mysql'].inclu
 }
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_AB_ROUNDS'] ?? 5);
+const ALTERNATE = process.env['BENCH_AB_ALTERNATE'] === '1';
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
@@ -123,7 +129,8 @@ try {
   const rows: { round: number; which: string; perSecond: number; serverUs: number; dbUs: number | null; p50: number | null; p99: number | null; failures: number }[] = [];
   log(`${scenario} on ${store}: A ${clis.A} ${storeOptions.A} ${JSON.stringify(sideEnv.A)}, B ${clis.B} ${storeOptions.B} ${JSON.stringify(sideEnv.B)}; load average ${loadavg()[0]!.toFixed(2)}`);
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [which, s] of [['A', a], ['B', b]] as const) {
+    const order = ALTERNATE && round % 2 === 0 ? ([['B', b], ['A', a]] as const) : ([['A', a], ['B', b]] as const);
+    for (const [which, s] of order) {
       await s.run(s.server.url, 'warm');
       const before = { server: cpuSeconds(s.server.pid)!, db: dbPid === null ? null : cpuSeconds(dbPid), at: performance.now() };
       const { total: done, p50, p99, failures = 0 } = await s.run(s.server.url, 'measure');
@@ -136,18 +143,40 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  /**
+   * The widest pair of order statistics (k-th smallest, k-th largest) that holds the median with at
+   * least 95 % confidence: P(k <= X <= n - k) for X ~ Binomial(n, 1/2). Null under 6 values.
+   */
+  const medianInterval = (xs: number[]): [number, number] | null => {
+    const n = xs.length;
+    const sorted = [...xs].filter((x) => !Number.isNaN(x)).sort((x, y) => x - y);
+    if (sorted.length !== n || n < 6) return null;
+    const choose = (k: number) => Array.from({ length: k }, (_, i) => (n - i) / (i + 1)).reduce((p, x) => p * x, 1);
+    let k = 0;
+    let tail = 0; // P(X <= k - 1) after each step, then P(X <= k)
+    while (true) {
+      const next = tail + choose(k) / 2 ** n;
+      if (2 * next > 0.05) break;
+      tail = next;
+      k++;
+    }
+    return k === 0 ? null : [sorted[k - 1]!, sorted[n - k]!];
+  };
   const pairs = (f: (r: (typeof rows)[number]) => number | null) =>
     Array.from({ length: ROUNDS }, (_, i) => {
-      const [ra, rb] = [rows[2 * i]!, rows[2 * i + 1]!];
+      const [ra, rb] = [rows.find((r) => r.round === i + 1 && r.which === 'A')!, rows.find((r) => r.round === i + 1 && r.which === 'B')!];
       const [va, vb] = [f(ra), f(rb)];
       return va === null || vb === null ? NaN : vb / va;
     });
-  const fmt = (xs: number[]) => `${median(xs).toFixed(3)} (${xs.map((x) => x.toFixed(2)).join(', ')})`;
+  const fmt = (xs: number[]) => {
+    const ci = medianInterval(xs);
+    return `${median(xs).toFixed(3)}${ci ? ` [95 % CI ${ci[0].toFixed(3)} to ${ci[1].toFixed(3)}]` : ''} (${xs.map((x) => x.toFixed(2)).join(', ')})`;
+  };
   const latency = rows[0]!.p50 !== null;
   const per = (which: string, f: (r: (typeof rows)[number]) => number | null) => rows.filter((r) => r.which === which).map(f).join(', ');
   const revoking = scenario === 'revoke' || scenario === 'revoke-one-product';
   process.stdout.write(
-    `${scenario} on ${store}, ${ROUNDS} rounds of ${revoking ? `${REVOKE.amount} requests (warm-up ${REVOKE.warm})` : `${SECONDS} s`}, ${CONNECTIONS} connections, load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}\n` +
+    `${scenario} on ${store}, ${ROUNDS} rounds${ALTERNATE ? ' (order alternating)' : ''} of ${revoking ? `${REVOKE.amount} requests (warm-up ${REVOKE.warm})` : `${SECONDS} s`}, ${CONNECTIONS} connections, load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}\n` +
       (rows.some((r) => r.failures) ? `NOT CLEAN, failed requests per measured round A: ${per('A', (r) => r.failures)}; B: ${per('B', (r) => r.failures)}\n` : '') +
       `A per second: ${rows.filter((r) => r.which === 'A').map((r) => r.perSecond).join(', ')}\n` +
       `B per second: ${rows.filter((r) => r.which === 'B').map((r) => r.perSecond).join(', ')}\n` +
