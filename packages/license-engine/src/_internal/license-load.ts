@@ -12,7 +12,8 @@ import { together } from './together.js';
 /**
  * Builds license views, reading each plan and product once per call, and a floating license's
  * activations (its lease counts at `nowMs`) unless `preread` has them. `remember(product)`: a
- * product the unit has read (or written) already, used instead of reading it again.
+ * product the unit has read (or written) already, used instead of reading it again; `preload(license)`:
+ * the plan and product read ahead, so a view after the unit's writes reads nothing.
  */
 export function licenseViews(tx: StoreTx, nowMs: number, preread?: Map<string, ActivationRecord[]>) {
   const plans = new Map<string, Promise<PlanRecord | null>>();
@@ -37,7 +38,11 @@ export function licenseViews(tx: StoreTx, nowMs: number, preread?: Map<string, A
     return licenseView(license, plan, product, leaseCounts(activations, nowMs));
   };
   const remember = (product: ProductRecord): void => void products.set(product.id, Promise.resolve(product));
-  return Object.assign(view, { remember });
+  /** Reads the license's plan and product now (one round trip on the MySQL store), for a view built after the unit's writes. */
+  const preload = async (license: LicenseRecord): Promise<void> => {
+    await together([cached(plans, license.planId, () => tx.get('plans', license.planId)), cached(products, license.productId, () => tx.get('products', license.productId))]);
+  };
+  return Object.assign(view, { remember, preload });
 }
 
 /** The create and detail response: the view plus the decrypted key and the activations, oldest first. */

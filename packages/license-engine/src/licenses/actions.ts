@@ -19,6 +19,10 @@ async function changeStatus(ctx: EngineContext, accountId: string, id: string, d
     if (license.status === 'revoked') throw new LicensingError('conflict', 'the license is revoked; it cannot change');
     const next = withStatus(license, decide(license));
     const views = licenseViews(tx, ctx.clock.now());
+    // The answer's plan and product are read before the writes (the unit's snapshot is the same), so no read follows them
+    // and on MariaDB the held writes go with the COMMIT in one query: a revoke's lock on the product row (the revocation
+    // list's seq, written first) is then held for that query only, not across a round trip and the event loop's queue.
+    await views.preload(license);
     const saved = next === license ? license : await saveLicense(ctx, tx, license, next, 'vendor', account ?? undefined, views);
     return views(saved);
   });

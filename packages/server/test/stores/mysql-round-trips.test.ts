@@ -191,15 +191,17 @@ describe('mysql store round trips of vendor actions', () => {
     // The revocation list's entry and seq (issue 29) cost no round trip of their own: the product's seq is moved by an UPDATE
     // sent first in the writes' query, so its row lock comes before the license's write (whose foreign-key check would hold the
     // product row shared, and two revokes of one product would deadlock upgrading it), and the entry is an upsert, unread.
+    // The answer's plan and product are read before the writes, so the writes go with the COMMIT: the product's row lock
+    // is held for that one query, not from a query's answer through the event loop to a COMMIT of its own.
     expect(plain).toEqual([
       'query SELECT licenses FOR UPDATE + SELECT accounts',
-      'query UPDATE products + INSERT revocation_entries + UPDATE licenses + INSERT audit_events + SELECT plans + SELECT products',
-      'query COMMIT',
+      'query SELECT plans + SELECT products',
+      'query UPDATE products + GUARD + INSERT revocation_entries + UPDATE licenses + GUARD + INSERT audit_events + COMMIT',
     ]);
     expect(notified).toEqual([
       'query SELECT licenses FOR UPDATE + SELECT accounts',
-      'query UPDATE products + INSERT revocation_entries + UPDATE licenses + INSERT audit_events + SELECT plans + SELECT products',
-      'query INSERT notification_deliveries + COMMIT',
+      'query SELECT plans + SELECT products',
+      'query UPDATE products + GUARD + INSERT revocation_entries + UPDATE licenses + GUARD + INSERT audit_events + INSERT notification_deliveries + COMMIT',
     ]);
   });
 
