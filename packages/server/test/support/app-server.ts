@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3/node';
 import { createLicenseEngine, createSecretBox, type LicenseEngine } from '@svc-licensing/license-engine';
-import { createApp, createKeyEmailSender, createSmtpMailer, createWebhookRoutes } from '../../src/index.js';
+import { createApp, createKeyEmailSender, createSmtpMailer, createWebhookRoutes, type AppOptions } from '../../src/index.js';
 import { NO_ALLOWANCE, parseNotifyAllowance, startNotifications, type Notifications, type NotifyAllowance } from '../../src/notifications/index.js';
 import type { Store } from '@svc-licensing/license-engine';
 import { startSmtpCapture, type SmtpCapture } from './smtp-capture.js';
@@ -40,6 +40,8 @@ export interface ServeAppOptions {
    * e.g. `['127.0.0.1']` for a receiver on this machine); without it, notifications are queued only.
    */
   notifyAllow?: string[];
+  /** Sender domains' DNS resolver and SPF mechanism, as `createApp` takes them (e.g. a resolver asking a test DNS server). */
+  senderDomains?: AppOptions['senderDomains'];
 }
 
 function allowanceOf(hosts: string[] | undefined): NotifyAllowance {
@@ -71,6 +73,7 @@ export async function serveApp(store: Store, closeStore: () => Promise<void>, op
     hooks: { sendKeyEmail: keyEmails.hook },
     mail: { mailer, fromAddress: 'no-reply@service.test' },
     notifyAllowance,
+    ...(options.senderDomains ? { senderDomains: options.senderDomains } : {}),
     // The payment-provider receiver, as `serve` mounts it.
     routes: createWebhookRoutes({ keyEmails }),
   });
