@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Alert } from '../../ui/components/alert.js';
 import { Button } from '../../ui/components/button.js';
 import { ConfirmButton } from '../../ui/components/dialog.js';
-import { Address, CopyField, Id } from '../../ui/components/copy.js';
+import { CopyField, Id } from '../../ui/components/copy.js';
 import { TextField } from '../../ui/components/field.js';
 import { Form } from '../../ui/components/form.js';
 import { Facts, PageHeader, Section } from '../../ui/components/layout.js';
@@ -24,6 +24,7 @@ export function LicensePage({ params }: PageProps) {
   const license = useLoad(() => api.licenses.get(id), [id]);
   const [notice, setNotice] = useState<string | null>(null);
   const l = license.data;
+  const sendKey = useSendKey(id, l?.customer.email ?? '');
   const act = async (action: 'suspend' | 'reinstate' | 'revoke', done: string) => {
     await api.licenses[action](id);
     setNotice(done);
@@ -82,7 +83,7 @@ export function LicensePage({ params }: PageProps) {
                     </p>
                   </ConfirmButton>
                 )}
-                <SendKey id={l.id} email={l.customer.email} />
+                {sendKey.button}
                 <ConfirmButton label="Revoke" title="Revoke this license for good?" confirmLabel="Revoke the license" onConfirm={() => act('revoke', 'The license is revoked.')}>
                   <p>
                     Every machine is refused with <code>license_revoked</code> at its next online check, and the license can never be changed again, not even by a
@@ -91,6 +92,7 @@ export function LicensePage({ params }: PageProps) {
                 </ConfirmButton>
               </div>
             )}
+            {sendKey.messages}
           </Section>
           <Section title="Machines">
             <Table
@@ -137,36 +139,47 @@ export function LicensePage({ params }: PageProps) {
   );
 }
 
-function SendKey({ id, email }: { id: string; email: string }) {
+/**
+ * "Send the key again": its button, and its two message regions, placed below the row of buttons
+ * (not between them). Both regions are always rendered (empty until needed), so the outcome of a
+ * press is announced: a live region inserted together with its text is often not read out.
+ */
+function useSendKey(id: string, email: string) {
   const sending = useAction();
   const [sent, setSent] = useState<{ text: string; portalUrl?: string } | null>(null);
-  const result = sending.error !== null ? { ok: false, text: sending.error } : sent && { ok: true, ...sent };
-  return (
+  const button = (
+    <Button
+      busy={sending.busy}
+      onClick={() =>
+        sending.run(async () => {
+          setSent(null);
+          const answer = await api.licenses.sendKey(id);
+          setSent({ text: `The key was e-mailed again to ${email}.`, ...(answer.portalUrl ? { portalUrl: answer.portalUrl } : {}) });
+        })
+      }
+    >
+      Send the key again
+    </Button>
+  );
+  const messages = (
     <>
-      <Button
-        busy={sending.busy}
-        onClick={() =>
-          sending.run(async () => {
-            setSent(null);
-            const answer = await api.licenses.sendKey(id);
-            setSent({ text: `The key was e-mailed again to ${email}.`, ...(answer.portalUrl ? { portalUrl: answer.portalUrl } : {}) });
-          })
-        }
-      >
-        Send the key again
-      </Button>
-      {result ? (
-        <Alert kind={result.ok ? 'success' : 'error'}>
-          {result.text}
-          {result.portalUrl ? (
-            <>
-              {' '}The e-mail links to the customer portal: <a href={result.portalUrl} class="address"><Address value={result.portalUrl} /></a>
-            </>
-          ) : null}
-        </Alert>
-      ) : null}
+      <Alert kind="success">
+        {sent && sending.error === null ? (
+          <>
+            {sent.text}
+            {sent.portalUrl ? (
+              <>
+                {/* The address itself is on the settings page: in this box its ID would break mid-word on a phone. */}
+                {' '}The e-mail links to your <a href={sent.portalUrl}>customer portal</a>.
+              </>
+            ) : null}
+          </>
+        ) : null}
+      </Alert>
+      <Alert kind="error">{sending.error}</Alert>
     </>
   );
+  return { button, messages };
 }
 
 function EditLicense({ license, onSaved }: { license: LicenseDetailView; onSaved: (l: LicenseDetailView) => void }) {
