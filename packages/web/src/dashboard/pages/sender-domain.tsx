@@ -12,6 +12,7 @@ import { useAction, useLoad } from '../../ui/hooks.js';
 import { api } from '../api.js';
 import { APP_NAME } from '../context.js';
 import { OwnerOnlyNote } from '../widgets/owner-only.js';
+import type { SenderDomainView } from '../../ui/types.js';
 
 const STATUS_TONE = { verified: 'good', pending: 'warn', failed: 'bad' } as const;
 
@@ -20,8 +21,16 @@ export function SenderDomainPage() {
   const domain = useLoad(() => api.senderDomain.get(), []);
   const [name, setName] = useState('');
   const verifying = useAction();
+  // The outcome of the last "Verify now" of this visit, announced in a region that is always there.
+  const [checked, setChecked] = useState<SenderDomainView | null>(null);
   const d = domain.data;
-  const verify = () => verifying.run(async () => domain.set(await api.senderDomain.verify()));
+  const verify = () =>
+    verifying.run(async () => {
+      setChecked(null);
+      const answer = await api.senderDomain.verify();
+      domain.set(answer);
+      setChecked(answer);
+    });
   return (
     <>
       <PageHeader title="Sender domain" appName={APP_NAME}>
@@ -84,7 +93,8 @@ export function SenderDomainPage() {
                     </span>
                   ),
                 },
-                { label: 'Found', cell: (r) => (r.verified === null ? 'not checked' : r.verified ? <Badge tone="good">found</Badge> : <Badge tone="bad">missing</Badge>) },
+                // Not found: absent, or present with another value (a wrong value is not the record asked for).
+                { label: 'Found', cell: (r) => (r.verified === null ? 'not checked' : r.verified ? <Badge tone="good">found</Badge> : <Badge tone="bad">not found</Badge>) },
               ]}
             />
             <OwnerOnlyNote what="release the domain" />
@@ -106,9 +116,18 @@ export function SenderDomainPage() {
                 </ConfirmButton>
               )}
             </div>
+            <Alert kind={checked?.status === 'verified' ? 'success' : 'warning'}>{checked ? verifiedText(checked) : null}</Alert>
           </Section>
         </>
       ) : null}
     </>
   );
+}
+
+/** What a check found, in words: verified and the address mail now goes out from, or which records were not found. */
+function verifiedText(d: SenderDomainView): string {
+  if (d.status === 'verified') return `${d.domain} is verified: license-key e-mails now go out from ${d.senderEmail}, DKIM-signed.`;
+  const wrong = d.records.filter((r) => r.verified === false).map((r) => r.purpose);
+  const which = wrong.length > 1 ? `the ${wrong.slice(0, -1).join(', ')} and ${wrong.at(-1)} records were not found in DNS with the values above` : `the ${wrong[0] ?? ''} record was not found in DNS with the value above`;
+  return `${d.domain} is not verified: ${which}. DNS changes can take a while to show.`;
 }
