@@ -17,12 +17,15 @@
 // BENCH_CHECKPOINT_BYTES sets the embedded store's checkpoint trigger (default 16 MiB; a huge value
 // leaves the snapshots' share out, to see the unit's own cost). BENCH_PROFILE=without|with: a CPU profile of those phases only, written as
 // notify-enqueue-<phase>.cpuprofile in the OS temp folder (the other phases run unprofiled).
+// BENCH_SCENARIOS=creation|ingest measures that scenario only. The GC columns: the collector's
+// pauses on the main thread per phase (its concurrent threads show only in the CPU).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { createConnection } from 'mysql2/promise';
 import { createLicenseEngine, createSecretBox } from '@svc-licensing/license-engine';
 import type { Store } from '@svc-licensing/license-engine';
@@ -45,6 +48,16 @@ const session = new Session();
 session.connect();
 if (PROFILE) await session.post('Profiler.enable');
 const profiles: unknown[] = [];
+// The garbage collector's pauses (the main thread's; concurrent marking threads count only in the
+// CPU), summed per phase: minor (scavenges) and major (mark-compact) separately.
+const gc = { minor: 0, major: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = (entry.detail as { kind?: number } | undefined)?.kind;
+    if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) gc.minor += entry.duration;
+    else gc.major += entry.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
 
 async function times(n: number, parallel: number, work: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
@@ -100,21 +113,29 @@ try {
     }),
   } as const;
   type Scenario = keyof typeof scenarios;
-  const rows: { scenario: Scenario; round: number; without: number; with: number }[] = [];
+  // BENCH_SCENARIOS=creation or ingest: only that scenario (a profile of one path).
+  const only = process.env['BENCH_SCENARIOS'];
+  const measured = (Object.keys(scenarios) as Scenario[]).filter((s) => !only || s.includes(only));
+  type GcMs = { minor: number; major: number };
+  const rows: { scenario: Scenario; round: number; without: number; with: number; gc: { without: GcMs; with: GcMs } }[] = [];
   // Warm-up of both paths and both phases (JIT).
   for (const enabled of [false, true]) {
     await engine.updateWebhookEndpoint(account.id, endpoint.id, { enabled });
     for (const work of Object.values(scenarios)) await work();
   }
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const scenario of Object.keys(scenarios) as Scenario[]) {
-      const row = { scenario, round, without: 0, with: 0 };
+    for (const scenario of measured) {
+      const row = { scenario, round, without: 0, with: 0, gc: { without: { minor: 0, major: 0 }, with: { minor: 0, major: 0 } } };
       for (const phase of round % 2 === 1 ? (['without', 'with'] as const) : (['with', 'without'] as const)) {
         await engine.updateWebhookEndpoint(account.id, endpoint.id, { enabled: phase === 'with' });
         if (PROFILE === phase) await session.post('Profiler.start');
         const before = cpu();
+        await new Promise((resolve) => setImmediate(resolve)); // the observer's entries of the previous phase
+        gc.minor = gc.major = 0;
         await scenarios[scenario]();
         row[phase] = Math.round((1e6 * (cpu() - before)) / OPS);
+        await new Promise((resolve) => setImmediate(resolve));
+        row.gc[phase] = { minor: Math.round(gc.minor), major: Math.round(gc.major) };
         if (PROFILE === phase) profiles.push((await session.post('Profiler.stop')).profile);
       }
       rows.push(row);
@@ -128,15 +149,18 @@ try {
   }
   const pct = (a: number, b: number) => `${((b / a - 1) * 100).toFixed(1)}%`;
   console.log(`\nStore ${which}; ${ROUNDS} rounds of ${OPS} operations per phase; ${cpus()[0]?.model}, ${cpus().length} cores, Node ${process.version}; load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
-  console.log('| Scenario | Round (order) | CPU µs per operation without | with one endpoint | Change |');
-  console.log('|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.scenario} | ${r.round} (${r.round % 2 ? 'without first' : 'with first'}) | ${r.without} | ${r.with} | ${pct(r.without, r.with)} |`);
-  for (const scenario of Object.keys(scenarios) as Scenario[]) {
+  console.log('| Scenario | Round (order) | CPU µs per operation without | with one endpoint | Change | GC pauses ms without (minor / major) | with |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.scenario} | ${r.round} (${r.round % 2 ? 'without first' : 'with first'}) | ${r.without} | ${r.with} | ${pct(r.without, r.with)} | ${r.gc.without.minor} / ${r.gc.without.major} | ${r.gc.with.minor} / ${r.gc.with.major} |`);
+  for (const scenario of measured) {
     const mine = rows.filter((r) => r.scenario === scenario);
     const sum = (k: 'without' | 'with') => mine.reduce((s, r) => s + r[k], 0) / mine.length;
     const ratios = mine.map((r) => r.with / r.without).sort((a, b) => a - b);
     const median = (ratios[(ratios.length - 1) >> 1]! + ratios[ratios.length >> 1]!) / 2;
-    console.log(`| ${scenario} | all (mean) | ${sum('without').toFixed(0)} | ${sum('with').toFixed(0)} | **${pct(sum('without'), sum('with'))}** (median of rounds ${((median - 1) * 100).toFixed(1)}%) |`);
+    const gcMs = (k: 'without' | 'with') => mine.reduce((s, r) => s + r.gc[k].minor + r.gc[k].major, 0);
+    const added = mine.map((r) => r.with - r.without).sort((a, b) => a - b);
+    const medianAdded = (added[(added.length - 1) >> 1]! + added[added.length >> 1]!) / 2;
+    console.log(`| ${scenario} | all (mean) | ${sum('without').toFixed(0)} | ${sum('with').toFixed(0)} | **${pct(sum('without'), sum('with'))}** (median of rounds ${((median - 1) * 100).toFixed(1)}%, median added ${medianAdded} µs) | GC ${(gcMs('without') * 1000 / (OPS * mine.length)).toFixed(0)} µs per op | ${(gcMs('with') * 1000 / (OPS * mine.length)).toFixed(0)} µs per op |`);
   }
 } finally {
   await store.close();
