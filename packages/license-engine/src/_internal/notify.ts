@@ -30,9 +30,15 @@ export function newDelivery(
   input: { accountId: string; endpointId: string; eventId: string | null; type: string; body: string; createdAt: string },
 ): NotificationDeliveryRecord {
   const at = ctx.clock.now();
+  // Fields named one by one (no spread of `input`): this runs once per queued notification.
   return {
     id: ctx.ids.next('msg'),
-    ...input,
+    accountId: input.accountId,
+    endpointId: input.endpointId,
+    eventId: input.eventId,
+    type: input.type,
+    body: input.body,
+    createdAt: input.createdAt,
     state: 'pending',
     dueAt: at,
     nextAttemptAt: at,
@@ -54,9 +60,12 @@ export async function queueNotifications(ctx: EngineContext, tx: StoreTx, event:
   const account = context.account === undefined ? await tx.get('accounts', event.accountId) : context.account;
   const subscriptions = account?.webhookSubscriptions;
   if (!subscriptions || subscriptions.length === 0) return;
-  const subscribed = subscriptions.filter((s) => s.events.length === 0 || (s.events as readonly string[]).includes(event.type));
-  if (subscribed.length === 0) return;
-  const resource = context.view ? await context.view() : {};
+  let subscribed: typeof subscriptions | null = null;
+  for (const s of subscriptions) if (s.events.length === 0 || (s.events as readonly string[]).includes(event.type)) (subscribed ??= []).push(s);
+  if (subscribed === null) return;
+  // A view built at once (every view but an async one) is used without a turn of the event loop.
+  const made = context.view ? context.view() : {};
+  const resource = made instanceof Promise ? ((await made) as unknown) : made;
   // Encoded at once and not kept: the event's data needs no copy. One body for every endpoint.
   const data = { ...(resource as object), event: auditEventViewSharingData(event) };
   const body = notificationBody(event.type, ctx.clock.now(), data);
