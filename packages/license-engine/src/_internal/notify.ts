@@ -15,7 +15,10 @@ import { auditEventViewSharingData } from './record-views.js';
 export interface NotifyContext {
   /** The account as this unit read it; read here when absent. */
   account?: AccountRecord | null;
-  /** The view of the resource the event is about, as the vendor API returns it; built only when an endpoint subscribes. */
+  /**
+   * The view of the resource the event is about, as the vendor API returns it; built only when an
+   * endpoint subscribes. A new object on each call, which the body's `event` is added to.
+   */
   view?: () => unknown;
 }
 
@@ -67,7 +70,15 @@ export async function queueNotifications(ctx: EngineContext, tx: StoreTx, event:
   const made = context.view ? context.view() : {};
   const resource = made instanceof Promise ? ((await made) as unknown) : made;
   // Encoded at once and not kept: the event's data needs no copy. One body for every endpoint.
-  const data = { ...(resource as object), event: auditEventViewSharingData(event) };
+  // The view is the hook's own (a new object), so `event` goes into it instead of into a spread
+  // copy; the same keys in the same order. Anything else (not a plain object, a frozen one, one
+  // with an `event` of its own) is copied as before.
+  const eventView = auditEventViewSharingData(event);
+  let data: object;
+  if (typeof resource === 'object' && resource !== null && Object.getPrototypeOf(resource) === Object.prototype && Object.isExtensible(resource) && !Object.hasOwn(resource, 'event')) {
+    (resource as Record<string, unknown>)['event'] = eventView;
+    data = resource;
+  } else data = { ...(resource as object), event: eventView };
   const body = notificationBody(event.type, ctx.clock.now(), data);
   for (const s of subscribed) {
     const delivery = newDelivery(ctx, { accountId: event.accountId, endpointId: s.endpoint, eventId: event.id, type: event.type, body, createdAt: event.createdAt });
