@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LAST_SEEN_RESOLUTION_MS, createMemoryStore } from '@svc-licensing/license-engine';
-import type { LicenseDetailView } from '@svc-licensing/license-engine';
+import type { LicenseDetailView, Store, TransactionOptions } from '@svc-licensing/license-engine';
 import type { Catalog, TestEngine } from './fixtures.js';
 import { START, createCatalog, createTestEngine, fingerprint, recordWrites } from './fixtures.js';
 
@@ -129,5 +129,37 @@ describe('validate while the host admits the call (ClientCallOptions.admitted)',
     const deactivating = t.engine.deactivate({ product: c.product.id, key: license.key, fingerprint: fingerprint(1) }, { admitted: Promise.reject(refusal) });
     await expect(deactivating).rejects.toBe(refusal);
     expect(writes).toEqual([]);
+  });
+});
+
+describe("validate's write unit reads shared records", () => {
+  it('asks the store for shared frozen reads (sharedReads), and the memory store, which freezes them, catches a change to one', async () => {
+    const inner = createMemoryStore();
+    const units: (TransactionOptions | undefined)[] = [];
+    const store: Store = {
+      close: () => inner.close(),
+      transaction: (work, options) => (units.push(options), inner.transaction(work, options)),
+    };
+    const e = createTestEngine({ store });
+    const cat = await createCatalog(e);
+    const { license: l } = await e.engine.createLicense(cat.account.id, { plan: cat.plans.pro.id, email: 'bo@example.test', paidUntil: '2030-02-15T10:00:00Z' });
+    const call = { product: cat.product.id, key: l.key, fingerprint: fingerprint(2), platform: 'linux', appVersion: '1.0.0' };
+    await e.engine.activate(call);
+    e.clock.advance(61_000);
+    units.length = 0;
+    await e.engine.validate(call); // lastSeenAt must move: the read-only attempt, then the write unit
+    expect(units.map((o) => ({ readOnly: o?.readOnly === true, sharedReads: o?.sharedReads === true }))).toEqual([
+      { readOnly: true, sharedReads: false },
+      { readOnly: false, sharedReads: true },
+    ]);
+    expect((await e.engine.getLicense(cat.account.id, l.id)).activations[0]?.lastSeenAt).toBe(at(61_000));
+    // What the engine promised: a change to a record read in such a unit throws, and nothing of the unit is kept.
+    const changing = inner.transaction(async (tx) => {
+      const activation = (await tx.findOne('activations', { licenseId: l.id }))!;
+      await tx.update('activations', { ...activation, name: 'a new object is fine' });
+      activation.name = 'changed in place';
+    }, { sharedReads: true });
+    await expect(changing).rejects.toThrow(TypeError);
+    expect((await e.engine.getLicense(cat.account.id, l.id)).activations[0]?.name).toBeNull();
   });
 });

@@ -89,17 +89,19 @@ export async function transact<T>(
  * `undefined` (something must be written) again in a write unit, where it must not answer
  * `undefined`. With `admitted`, the read-only unit runs while it settles, and nothing more runs
  * (no write unit, no answer, no error of the read) before it resolves; its rejection is the answer.
+ * `writeOptions`: the write unit's options (e.g. `sharedReads`).
  */
 export async function readMostly<T>(
   ctx: EngineContext,
   work: (tx: StoreTx, write: boolean) => Promise<T | undefined>,
   admitted?: PromiseLike<void>,
+  writeOptions?: TransactionOptions,
 ): Promise<T> {
   // An `undefined` read answers no one: the store need not wait for what it read to be durable.
   const reading = transact(ctx, (tx) => work(tx, false), { readOnly: true, discarded: (result) => result === undefined });
   const read = admitted === undefined ? await reading : await afterAdmission(reading, admitted);
   if (read !== undefined) return read;
-  return (await transact(ctx, (tx) => work(tx, true))) as T;
+  return (await transact(ctx, (tx) => work(tx, true), writeOptions)) as T;
 }
 
 /**

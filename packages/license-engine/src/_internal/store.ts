@@ -47,6 +47,14 @@ export interface TransactionOptions {
    * back at once; adapters may ignore it.
    */
   discarded?: (result: unknown) => boolean;
+  /**
+   * `work` may write, but never changes a record it got from a read (it writes new objects, built
+   * by spreading what it read), so an adapter may hand it shared, deeply frozen records instead of
+   * a private copy per read; a change to one throws (strict mode). Writes are copied as ever.
+   * Validate's locked unit sets it (a heartbeat on schedule renews, and writes, every time);
+   * adapters may ignore it (the memory store freezes its copies, so tests catch a mutation).
+   */
+  sharedReads?: boolean;
 }
 
 /** What {@link StoreTx.readClientLicense} looks up: a client API call's product, key and machine. */

@@ -1,5 +1,5 @@
 import type { Collection, RecordMap } from '../_internal/records.js';
-import type { Page, PageQuery, Store, StoreTx, Where } from '../_internal/store.js';
+import type { Page, PageQuery, Store, StoreTx, TransactionOptions, Where } from '../_internal/store.js';
 import { StoreConflictError, storeSchema } from '../_internal/store.js';
 import { decodeCursor, encodeCursor, matchesSearch, matchesWhere } from '../_internal/store-query.js';
 import { readClientRecords } from '../_internal/client-records.js';
@@ -39,7 +39,8 @@ function indexRow(table: Table, row: Row, add: boolean): void {
  * Transactions run one at a time (a mutex), so every transaction sees a consistent state and
  * locks are no-ops. Records are copied in and out (no aliasing with the caller's objects), and
  * a transaction that throws leaves the store exactly as it was. `readOnly` units run like any
- * other (the option is accepted and ignored). A transaction must not start
+ * other (the option is accepted and ignored); a `sharedReads` unit gets its copies deeply frozen,
+ * so engine code that changes a record it promised not to change fails its tests. A transaction must not start
  * another transaction on the same store (it would wait for itself).
  *
  * @example
@@ -63,11 +64,11 @@ export function createMemoryStore(): Store {
     return rows;
   };
 
-  async function run<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+  async function run<T>(work: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     if (closed) throw new Error('store is closed');
     // Writes go to an overlay (null = deleted) and reach the tables only on success.
     const overlay = new Map<Collection, Map<string, Row | null>>();
-    const tx = createTx(table, overlay);
+    const tx = createTx(table, overlay, options?.sharedReads === true);
     const result = await work(tx);
     for (const [collection, writes] of overlay) {
       const committed = table(collection);
@@ -85,8 +86,8 @@ export function createMemoryStore(): Store {
   }
 
   return {
-    transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
-      const next = queue.then(() => run(work));
+    transaction<T>(work: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+      const next = queue.then(() => run(work, options));
       queue = next.catch(() => undefined);
       return next;
     },
@@ -97,7 +98,16 @@ export function createMemoryStore(): Store {
   };
 }
 
-function createTx(table: (c: Collection) => Table, overlay: Map<Collection, Map<string, Row | null>>): StoreTx {
+/** Freezes `value` and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function createTx(table: (c: Collection) => Table, overlay: Map<Collection, Map<string, Row | null>>, frozenReads = false): StoreTx {
   const writes = (collection: Collection): Map<string, Row | null> => {
     let w = overlay.get(collection);
     if (!w) {
@@ -140,24 +150,26 @@ function createTx(table: (c: Collection) => Table, overlay: Map<Collection, Map<
   };
 
   const copy = <T>(value: T): T => structuredClone(value);
+  // A `sharedReads` unit promised not to change what it reads: its copies are frozen, so a change throws here too.
+  const out = <T>(value: T): T => (frozenReads ? deepFreeze(copy(value)) : copy(value));
 
   const tx: StoreTx = {
     async get<C extends Collection>(collection: C, id: string) {
       const row = read(collection, id);
-      return row ? (copy(row) as unknown as RecordMap[C]) : null;
+      return row ? (out(row) as unknown as RecordMap[C]) : null;
     },
     async getMany<C extends Collection>(collection: C, ids: readonly string[]) {
       return ids.map((id) => {
         const row = read(collection, id);
-        return row ? (copy(row) as unknown as RecordMap[C]) : null;
+        return row ? (out(row) as unknown as RecordMap[C]) : null;
       });
     },
     async findOne<C extends Collection>(collection: C, where: Where<C>) {
       const row = visible(collection, where)[0];
-      return row ? (copy(row) as unknown as RecordMap[C]) : null;
+      return row ? (out(row) as unknown as RecordMap[C]) : null;
     },
     async findMany<C extends Collection>(collection: C, where: Where<C>) {
-      return visible(collection, where).map((r) => copy(r) as unknown as RecordMap[C]);
+      return visible(collection, where).map((r) => out(r) as unknown as RecordMap[C]);
     },
     async count<C extends Collection>(collection: C, where: Where<C>) {
       return visible(collection, where).length;
@@ -170,7 +182,7 @@ function createTx(table: (c: Collection) => Table, overlay: Map<Collection, Map<
       const data = rows.slice(0, query.limit);
       const last = data[data.length - 1];
       const nextCursor = rows.length > query.limit && last ? encodeCursor(last.id) : null;
-      return { data: data.map((r) => copy(r) as unknown as RecordMap[C]), nextCursor };
+      return { data: data.map((r) => out(r) as unknown as RecordMap[C]), nextCursor };
     },
     async insert<C extends Collection>(collection: C, record: RecordMap[C]) {
       const row = copy(record) as unknown as Row;
@@ -192,7 +204,7 @@ function createTx(table: (c: Collection) => Table, overlay: Map<Collection, Map<
     async dueDeliveries({ now, limit }) {
       const due = visible('notificationDeliveries', { state: 'pending' }).filter((r) => typeof r.dueAt === 'number' && r.dueAt <= now);
       due.sort((a, b) => (a.dueAt as number) - (b.dueAt as number) || (a.id < b.id ? -1 : 1));
-      return due.slice(0, Math.max(0, limit)).map((r) => copy(r) as unknown as RecordMap['notificationDeliveries']);
+      return due.slice(0, Math.max(0, limit)).map((r) => out(r) as unknown as RecordMap['notificationDeliveries']);
     },
   };
   return tx;

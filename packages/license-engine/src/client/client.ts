@@ -175,7 +175,7 @@ export async function validate(ctx: EngineContext, input: ValidateInput, options
   try {
     decided = hinted
       ? await validateLocked(ctx, req, options.admitted)
-      : await readMostly(ctx, (tx, write) => validateIn(ctx, tx, req, write), options.admitted);
+      : await readMostly(ctx, (tx, write) => validateIn(ctx, tx, req, write), options.admitted, VALIDATE_WRITE);
   } catch (error) {
     if (hinted) noteRenewal(ctx, req.keyHash, req.fingerprint, null);
     throw error;
@@ -193,10 +193,18 @@ interface ValidateDecision {
   revocationListSeq: number;
 }
 
+/**
+ * Validate's locked unit never changes a record it read (every write below is a new object spread
+ * from one; audited with `holdSeat`, `tidyLapsed`, `recordLapse`, `audit` and `prepareCertificate`),
+ * so a store may hand it shared frozen records instead of copies: a renewing heartbeat (each one
+ * on the SDK's schedule) reads six records and writes one.
+ */
+const VALIDATE_WRITE = { sharedReads: true } as const;
+
 /** A validate's locked unit at once (no read-only attempt), once the host has admitted the call. */
 async function validateLocked(ctx: EngineContext, req: ReturnType<typeof parse>, admitted?: PromiseLike<void>): Promise<ValidateDecision> {
   await admitted;
-  return (await transact(ctx, (tx) => validateIn(ctx, tx, req, true)))!; // a writing unit always decides
+  return (await transact(ctx, (tx) => validateIn(ctx, tx, req, true), VALIDATE_WRITE))!; // a writing unit always decides
 }
 
 /** One validate in `tx`; without `write`, undefined when the activation needs writing. */

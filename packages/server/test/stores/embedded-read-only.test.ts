@@ -48,4 +48,28 @@ describe('embedded store read-only units', () => {
     await store.transaction((tx) => tx.delete('counters', 'c1'));
     expect(await count()).toBeNull();
   });
+
+  it('a sharedReads write unit reads the same shared frozen records and still writes (copied), and a change to what it read throws', async () => {
+    const store = await open();
+    const plan = { id: 'pln_1', accountId: 'acc_1', entitlements: ['a'] } as unknown as PlanRecord;
+    await store.transaction((tx) => tx.insert('plans', plan));
+    const shared = (await store.transaction((tx) => tx.get('plans', 'pln_1'), readOnly))!;
+    const next = await store.transaction(async (tx) => {
+      const read = (await tx.get('plans', 'pln_1'))!;
+      expect(read).toBe(shared); // no copy for this unit
+      const written = { ...read, entitlements: [...read.entitlements, 'b'] };
+      await tx.update('plans', written);
+      written.entitlements.push('kept by the caller'); // the store copied the write
+      return (await tx.get('plans', 'pln_1'))!;
+    }, { sharedReads: true });
+    expect(next.entitlements).toEqual(['a', 'b']);
+    expect(Object.isFrozen(next)).toBe(true);
+    await expect(store.transaction(async (tx) => {
+      await tx.insert('counters', counter('c1', 1));
+      (await tx.get('plans', 'pln_1'))!.accountId = 'acc_2';
+    }, { sharedReads: true })).rejects.toThrow(TypeError);
+    expect(await store.transaction((tx) => tx.get('counters', 'c1'))).toBeNull();
+    expect((await store.transaction((tx) => tx.get('plans', 'pln_1')))!).toEqual({ ...plan, entitlements: ['a', 'b'] });
+  });
 });
+

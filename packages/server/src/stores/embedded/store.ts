@@ -157,7 +157,7 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
       const { result, durable } = await exclusive(async () => {
         if (closed) throw new Error('embedded store: the store is closed');
         if (journal?.failed) throw unusable();
-        const open = openTx(tables, txOptions?.readOnly === true);
+        const open = openTx(tables, txOptions?.readOnly === true, txOptions?.sharedReads === true);
         let result: T;
         let line: string | null = null;
         try {

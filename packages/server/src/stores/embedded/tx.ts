@@ -156,10 +156,12 @@ function clientLicense(tables: Tables, out: (row: Row) => Row, q: ClientLicenseQ
  * this one is committed or rolled back (the store's mutex), so reading the shared tables is
  * reading a consistent state that includes this transaction's own writes. `readOnly`: reads
  * return deeply frozen records shared between read-only units, and writes are refused.
+ * `sharedReads` (a write unit that never changes what it read, `TransactionOptions.sharedReads`):
+ * reads return the same shared frozen records, and writes are allowed (and copied as ever).
  */
-export function openTx(tables: Tables, readOnly = false): OpenTx {
-  /** What a read returns: a private copy, or in a read-only unit the row's shared frozen copy (no copy per read). */
-  const out = readOnly ? shared : copy;
+export function openTx(tables: Tables, readOnly = false, sharedReads = false): OpenTx {
+  /** What a read returns: a private copy, or the row's shared frozen copy (no copy per read). */
+  const out = readOnly || sharedReads ? shared : copy;
   const undo: Change[] = [];
   /** Every record written, with its image before the transaction. */
   const written = new Map<string, { collection: Collection; id: string; before: Row | null }>();
