@@ -192,6 +192,21 @@ export interface StoreTx {
    */
   readClientLicense?(query: ClientLicenseQuery): Promise<ClientLicenseRecords>;
   /**
+   * Optional: `readClientLicense` in a unit that writes, with the license row locked for the rest
+   * of the unit as `findOne('licenses', { keyHash }, { lock: true })` locks it (the other records
+   * are read unlocked, as the engine's separate reads do). Only a store whose one read can take
+   * that lock may have it: a store that runs units one at a time (locks are no-ops there) answers
+   * it with its `readClientLicense`. The engine uses it for the locked lookup of `validate`'s write
+   * unit and `deactivate` (a renewing heartbeat: one read instead of six), and falls back to the
+   * separate reads when it is absent.
+   *
+   * @example
+   * ```ts
+   * const found = await tx.readClientLicenseLocked?.({ productId, keyHash, fingerprint });
+   * ```
+   */
+  readClientLicenseLocked?(query: ClientLicenseQuery): Promise<ClientLicenseRecords>;
+  /**
    * Optional: a provider customer's mapping and the customer it maps to in a single read (a SQL
    * adapter joins them in one statement; the second read depends on the first's e-mail), exactly
    * what the two `findOne` calls would return. Reads are not locked. The engine uses it for the

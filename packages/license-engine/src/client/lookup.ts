@@ -58,11 +58,13 @@ export interface Found {
 /**
  * Product, then the license by key hash. `lock`: the license and activation rows stay locked
  * until the unit ends (activations of one license run one at a time); an unlocked read uses the
- * store's one-read `readClientLicense` when it has one. `freeing`: the machine's revocation entry
+ * store's one-read `readClientLicense` when it has one, a locked one without `freeing` its
+ * `readClientLicenseLocked`. `freeing`: the machine's revocation entry
  * is read along (`Found.freedAt`), for a call that may create its activation.
  */
 export async function find(ctx: EngineContext, tx: StoreTx, productId: string, keyHash: string, fingerprint: string, lock = true, freeing = false): Promise<Found> {
   if (!lock && tx.readClientLicense) return checkFound(ctx, productId, await tx.readClientLicense({ productId, keyHash, fingerprint }));
+  if (lock && !freeing && tx.readClientLicenseLocked) return checkFound(ctx, productId, await tx.readClientLicenseLocked({ productId, keyHash, fingerprint }));
   // The license first (locked: its row orders concurrent activations), then the rest together
   // (the MySQL store reads them in one round trip), refused in the order of `checkFound`. The
   // activation is read without a lock: every change to a license's activations also updates the

@@ -58,6 +58,13 @@ export function clientReadCases(store: () => Store): void {
       return n;
     }, { readOnly: true });
     expect(compared === 0 || compared === queries.length).toBe(true);
+    // The locked variant, in a unit that writes, returns the same records.
+    await store().transaction(async (tx) => {
+      for (const q of queries) {
+        const expected = await separateReads(tx, q);
+        if (tx.readClientLicenseLocked) expect(await tx.readClientLicenseLocked(q)).toEqual(expected);
+      }
+    });
     // Through the engine, on whichever path the store offers: the rotated key signs, refusals keep their codes.
     const { certificate } = await engine.validate({ product: product.id, key: license.key, fingerprint: fingerprint(1) });
     const decoded = decodeCertificate(certificate);

@@ -221,6 +221,11 @@ export function openTx(tables: Tables, readOnly = false, sharedReads = false): O
       live();
       return clientLicense(tables, out, q);
     },
+    // Units run one at a time: the license row needs no lock.
+    async readClientLicenseLocked(q) {
+      live();
+      return clientLicense(tables, out, q);
+    },
     // Units run one at a time: the due deliveries need no lock; the due-time index hands out the soonest.
     async dueDeliveries({ now, limit }) {
       live();
