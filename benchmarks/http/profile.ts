@@ -8,7 +8,9 @@
 // `mysql` is one MariaDB (BENCH_MYSQL_URL) with the rate limits in Redis (BENCH_REDIS_URL), as
 // the issue's targets measure it. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (32) and
 // BENCH_PROFILE_INTERVAL (the sampling interval in µs, default 250) change the defaults;
-// BENCH_PROFILE_KEEP=1 keeps the .cpuprofile (its path is printed) to open in Chrome's DevTools.
+// BENCH_PROFILE_KEEP=1 keeps the .cpuprofile (its path and measured window are printed) to open in
+// Chrome's DevTools. BENCH_PROFILE_PHASE=duplicates measures a webhook scenario's re-deliveries
+// (every processed event delivered again) instead of its fresh purchases.
 // V8's sampler takes its samples by the wall clock: on a busy machine, time the event loop spent
 // preempted is charged to the function it was in (often a socket write that woke another
 // process). BENCH_PROFILE_PERF=1 also records the server with Linux `perf` (CPU time only, kernel
@@ -102,24 +104,38 @@ try {
     const setup = await seedIntegration(server.url, apiKey);
     const kind = scenario === 'subscription' ? 'subscription' : 'one-time';
     await ingest([server.url], setup, { connections: CONNECTIONS, seconds: 2, kind });
-    perfStart();
-    const before = cpuNow();
-    const from = monotonicUs();
-    // The fresh purchases run for SECONDS, then their re-deliveries: only the first part is measured.
+    // The fresh purchases run for SECONDS, then their re-deliveries: one of the two is measured,
+    // the fresh ones unless BENCH_PROFILE_PHASE=duplicates.
+    const duplicatesPhase = process.env['BENCH_PROFILE_PHASE'] === 'duplicates';
+    let before = cpuNow();
+    let from = monotonicUs();
+    if (!duplicatesPhase) perfStart();
     let to = 0;
     let after = before;
     const onFreshDone = () => {
+      if (duplicatesPhase) {
+        perfStart();
+        before = cpuNow();
+        from = monotonicUs();
+        return;
+      }
       perfStop();
       to = monotonicUs();
       after = cpuNow();
     };
-    const { fresh } = await ingest([server.url], setup, { connections: CONNECTIONS, seconds: SECONDS, kind, onFreshDone });
+    const { fresh, duplicates } = await ingest([server.url], setup, { connections: CONNECTIONS, seconds: SECONDS, kind, onFreshDone });
+    if (duplicatesPhase) {
+      perfStop();
+      to = monotonicUs();
+      after = cpuNow();
+    }
+    const phase = duplicatesPhase ? duplicates : fresh;
     measured = {
       from,
       to,
-      requests: fresh.total,
+      requests: phase.total,
       cpu: { server: after.server - before.server, db: after.db === null || before.db === null ? null : after.db - before.db },
-      line: `${fresh.eventsPerSecond} events/s, failures ${JSON.stringify(fresh.failureKinds)}`,
+      line: `${phase.eventsPerSecond} events/s${duplicatesPhase ? ' (re-deliveries)' : ''}, failures ${JSON.stringify(phase.failureKinds)}`,
     };
   }
   await server.stop();
@@ -141,7 +157,7 @@ try {
     if (exited.exitCode === null) await new Promise((resolve) => exited.once('exit', resolve));
     process.stdout.write(`\nperf (CPU time of the server process, all threads, kernel included; self):\n\n${await perfTop(perfData)}\n`);
   }
-  if (process.env['BENCH_PROFILE_KEEP']) log(`profile kept: ${join(profiles, file)}`);
+  if (process.env['BENCH_PROFILE_KEEP']) log(`profile kept: ${join(profiles, file)} (measured window ${measured.from} to ${measured.to} µs of its clock, ${measured.requests} requests)`);
 } finally {
   await server?.stop();
   if (store === 'mysql') {
