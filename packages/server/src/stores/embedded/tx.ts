@@ -88,6 +88,21 @@ function select(tables: Tables, collection: Collection, where: object): Row[] {
   return rows.sort(byId);
 }
 
+/**
+ * The matching row of `collection` with the smallest id (what `select(...)[0]` is), without
+ * collecting and sorting every match: a lookup by a unique key (validate's license, activation and
+ * active signing key) has one candidate.
+ */
+function first(tables: Tables, collection: Collection, where: object): Row | undefined {
+  let best: Row | undefined;
+  for (const id of tables.candidates(collection, where as Record<string, unknown>)) {
+    if (best !== undefined && best.id <= id) continue;
+    const row = tables.get(collection, id);
+    if (row && matches(row, where)) best = row;
+  }
+  return best;
+}
+
 /** How many rows of `collection` match `where`. */
 function countMatches(tables: Tables, collection: Collection, where: object): number {
   let n = 0;
@@ -138,15 +153,15 @@ function pageRows<C extends Collection>(tables: Tables, collection: C, query: Pa
 function clientLicense(tables: Tables, out: (row: Row) => Row, q: ClientLicenseQuery): ClientLicenseRecords {
   const one = <C extends Collection>(collection: C, row: Row | null | undefined) => (row ? (out(row) as unknown as RecordMap[C]) : null);
   const product = one('products', tables.get('products', q.productId));
-  const signingKey = one('signingKeys', select(tables, 'signingKeys', { productId: q.productId, status: 'active' })[0]);
-  const license = one('licenses', select(tables, 'licenses', { keyHash: q.keyHash })[0]);
+  const signingKey = one('signingKeys', first(tables, 'signingKeys', { productId: q.productId, status: 'active' }));
+  const license = one('licenses', first(tables, 'licenses', { keyHash: q.keyHash }));
   if (!license) return { product, license, plan: null, account: null, activation: null, signingKey };
   return {
     product,
     license,
     plan: one('plans', tables.get('plans', license.planId)),
     account: one('accounts', tables.get('accounts', license.accountId)),
-    activation: one('activations', select(tables, 'activations', { licenseId: license.id, fingerprint: q.fingerprint })[0]),
+    activation: one('activations', first(tables, 'activations', { licenseId: license.id, fingerprint: q.fingerprint })),
     signingKey,
   };
 }
@@ -201,7 +216,7 @@ export function openTx(tables: Tables, readOnly = false, sharedReads = false): O
     },
     async findOne<C extends Collection>(collection: C, where: Where<C>) {
       live();
-      const row = select(tables, collection, where)[0];
+      const row = first(tables, collection, where);
       return row ? (out(row) as unknown as RecordMap[C]) : null;
     },
     async findMany<C extends Collection>(collection: C, where: Where<C>) {
