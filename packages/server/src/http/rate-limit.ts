@@ -93,15 +93,32 @@ export function createMemoryRateLimitStore(options: MemoryRateLimitOptions = {})
     },
     async hitMany(keys, windowMs, now, limits) {
       sweep(now);
-      const refused = limits !== undefined && keys.some((key, i) => (live(key, now)?.count ?? 0) >= (limits[i] ?? Number.POSITIVE_INFINITY));
-      if (!refused) return keys.map((key) => hit(key, windowMs, now));
-      // Already refused by a window that exists: counted in the windows that exist, none is opened.
-      return keys.map((key) => {
-        const window = live(key, now);
-        if (window === undefined) return { count: 0, resetAt: now + windowMs };
+      // Each key's live window looked up once: whether one refuses the call, then the counting.
+      const found = new Array<{ count: number; resetAt: number } | undefined>(keys.length);
+      let refused = false;
+      for (let i = 0; i < keys.length; i++) {
+        const window = live(keys[i]!, now);
+        found[i] = window;
+        if (limits !== undefined && window !== undefined && window.count >= (limits[i] ?? Number.POSITIVE_INFINITY)) refused = true;
+      }
+      const results = new Array<{ count: number; resetAt: number }>(keys.length);
+      let opened = false;
+      for (let i = 0; i < keys.length; i++) {
+        // A window opened for an earlier key may have evicted this one's (past `maxWindows`).
+        let window = opened ? live(keys[i]!, now) : found[i];
+        if (window === undefined) {
+          // Already refused by a window that exists: counted in the windows that exist, none is opened.
+          if (refused) {
+            results[i] = { count: 0, resetAt: now + windowMs };
+            continue;
+          }
+          window = open(keys[i]!, windowMs, now);
+          opened = true;
+        }
         window.count += 1;
-        return { count: window.count, resetAt: window.resetAt };
-      });
+        results[i] = { count: window.count, resetAt: window.resetAt };
+      }
+      return results;
     },
   };
 }
@@ -171,15 +188,26 @@ export async function consumeMany(
   windowMs: number,
   now: number,
 ): Promise<RateLimitResult[]> {
-  const keys = buckets.map((b) => b.key);
+  const n = buckets.length;
+  const keys = new Array<string>(n);
+  const limits = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    keys[i] = buckets[i]!.key;
+    limits[i] = buckets[i]!.limit;
+  }
+  // Distinct keys (a client call's two buckets always are): compared directly, not through a Set.
+  const distinct = n === 2 ? keys[0] !== keys[1] : new Set(keys).size === n;
   const hits =
-    store.hitMany !== undefined && buckets.length > 1 && new Set(keys).size === keys.length
-      ? await store.hitMany(keys, windowMs, now, buckets.map((b) => b.limit))
+    store.hitMany !== undefined && n > 1 && distinct
+      ? await store.hitMany(keys, windowMs, now, limits)
       : await Promise.all(keys.map((key) => store.hit(key, windowMs, now)));
-  return buckets.map(({ limit }, i) => {
+  const results = new Array<RateLimitResult>(n);
+  for (let i = 0; i < n; i++) {
     const { count, resetAt } = hits[i]!;
-    return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt };
-  });
+    const limit = limits[i]!;
+    results[i] = { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetAt };
+  }
+  return results;
 }
 
 /** Of several results, the one the caller is closest to exceeding (a refused one first). */
