@@ -268,10 +268,18 @@ export function createApp(options: AppOptions): H3 {
   }
 
   const limit = (event: H3Event, results: RateLimitResult[]) => {
-    const result = binding(results);
+    const result = results.length === 1 ? results[0]! : binding(results);
+    if (result.allowed) {
+      // Written straight into this request's headers (no headers object of their own to merge).
+      const headers = state(event).svc.headers;
+      headers['x-ratelimit-limit'] = String(result.limit);
+      headers['x-ratelimit-remaining'] = String(result.remaining);
+      headers['x-ratelimit-reset'] = String(Math.ceil(result.resetAt / 1000));
+      return;
+    }
     const headers = rateLimitHeaders(result, now());
     Object.assign(state(event).svc.headers, headers);
-    if (!result.allowed) throw new ApiError('rate_limited', 'Too many requests; retry after the time in Retry-After.', { headers });
+    throw new ApiError('rate_limited', 'Too many requests; retry after the time in Retry-After.', { headers });
   };
 
   const clientIp = (event: H3Event) => clientAddress(event, options.trustProxy === true);

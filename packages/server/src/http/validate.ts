@@ -49,8 +49,11 @@ function arrayForObject(schema: v.GenericSchema, input: unknown, path: string): 
   const fields = input as Record<string, unknown>;
   const at = (key: string) => (path ? `${path}.${key}` : key);
   if (s.entries !== undefined) {
-    for (const [key, entry] of Object.entries(s.entries)) {
-      if (!Object.hasOwn(fields, key)) continue;
+    for (const key in s.entries) {
+      if (!Object.hasOwn(s.entries, key) || !Object.hasOwn(fields, key)) continue;
+      const entry = s.entries[key]!;
+      // Only an object can hold an array where an object belongs: a string field needs no walk (nor its path).
+      if (typeof fields[key] !== 'object' || fields[key] === null) continue;
       const found = arrayForObject(entry, fields[key], at(key));
       if (found !== null) return found;
     }
@@ -83,6 +86,14 @@ type Defined<T> = T extends object ? { [K in keyof T]: Exclude<T[K], undefined> 
 
 function withoutUndefined(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  let absent = false;
+  for (const field in value) {
+    if ((value as Record<string, unknown>)[field] === undefined) {
+      absent = true;
+      break;
+    }
+  }
+  if (!absent) return value; // valibot's output is its own new object: nothing to copy
   const out: Record<string, unknown> = {};
   for (const field in value) {
     const v = (value as Record<string, unknown>)[field];

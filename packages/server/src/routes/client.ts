@@ -23,8 +23,13 @@ export const clientRoutes: RouteDef[] = [
     // The license is read while the call is counted (Redis and the database in parallel); nothing
     // is written, signed or answered before the count admits it.
     countsWhileHandled: true,
-    handler: ({ engine, body, keyHash, admitted }) =>
-      engine.validate(body, { ...(keyHash === null ? {} : { keyHash }), ...(admitted === null ? {} : { admitted }) }),
+    handler: ({ engine, body, keyHash, admitted }) => {
+      // Built field by field: two spreads of object literals cost a validate a microsecond.
+      const options: { keyHash?: string; admitted?: Promise<void> } = {};
+      if (keyHash !== null) options.keyHash = keyHash;
+      if (admitted !== null) options.admitted = admitted;
+      return engine.validate(body, options);
+    },
   }),
   ...revocationRoutes,
   defineRoute({
