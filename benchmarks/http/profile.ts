@@ -3,7 +3,12 @@
 // profile's samples of the measured seconds only (the seeding and the warm-up left out) summarized
 // by function and package, per request (profile-summary.ts). Needs `pnpm build`; from benchmarks/:
 //
-//   npx tsx http/profile.ts <validate|webhook|subscription> <embedded|mysql> [more store options]
+//   npx tsx http/profile.ts <validate|webhook|subscription|revoke> <embedded|mysql> [more store options]
+//
+// `revoke`: POST /v1/licenses/{id}/revoke as http/ab.ts runs it (BENCH_REVOKE_AMOUNT revokes,
+// default 5000, after 500 unmeasured, licenses spread over BENCH_REVOKE_PRODUCTS products, default
+// 32). BENCH_PROFILE_CLI: another checkout's built CLI (packages/server/bin/svc-licensing.cjs) to
+// profile instead of this one's, e.g. the A side of an A/B.
 //
 // `mysql` is one MariaDB (BENCH_MYSQL_URL) with the rate limits in Redis (BENCH_REDIS_URL), as
 // the issue's targets measure it. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (32) and
@@ -27,12 +32,13 @@ import { runCli, startServer } from './processes.js';
 import type { Running } from './processes.js';
 import { report, summarize } from './profile-summary.js';
 import type { CpuProfile } from './profile-summary.js';
-import { knownMachines, seedLicenses } from './seed.js';
+import { revokeAll } from './revoke.js';
+import { knownMachines, seedLicenses, seedRevocable } from './seed.js';
 import { ingest, seedIntegration } from './webhooks.js';
 
 const [scenario, store, ...extra] = process.argv.slice(2);
-if (!['validate', 'webhook', 'subscription'].includes(scenario ?? '') || !['embedded', 'mysql'].includes(store ?? '')) {
-  throw new Error('usage: profile.ts <validate|webhook|subscription> <embedded|mysql>');
+if (!['validate', 'webhook', 'subscription', 'revoke'].includes(scenario ?? '') || !['embedded', 'mysql'].includes(store ?? '')) {
+  throw new Error('usage: profile.ts <validate|webhook|subscription|revoke> <embedded|mysql>');
 }
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
@@ -67,12 +73,13 @@ log(`${scenario} on ${store}, ${CONNECTIONS} connections, ${SECONDS} s, load ave
 
 let server: Running | null = null;
 try {
-  if (store === 'mysql') await runCli(['migrate', '--database', storeArgs[1]!], env);
-  const created = await runCli(['account', 'create', '--name', 'Profile', '--owner-email', 'p@profile.test', '--service-plan', 'unlimited', ...storeArgs.slice(0, 2)], env);
+  const cli = process.env['BENCH_PROFILE_CLI'];
+  if (store === 'mysql') await runCli(['migrate', '--database', storeArgs[1]!], env, cli);
+  const created = await runCli(['account', 'create', '--name', 'Profile', '--owner-email', 'p@profile.test', '--service-plan', 'unlimited', ...storeArgs.slice(0, 2)], env, cli);
   const apiKey = (JSON.parse(created) as { apiKey: string }).apiKey;
   const perf = process.env['BENCH_PROFILE_PERF'] === '1';
   process.env['BENCH_SERVER_NODE_ARGS'] = `--cpu-prof --cpu-prof-dir=${profiles} --cpu-prof-interval=${INTERVAL}${perf ? ' --perf-basic-prof' : ''}`;
-  server = await startServer([...storeArgs, '--outbox', join(work, 'outbox')], env);
+  server = await startServer([...storeArgs, '--outbox', join(work, 'outbox')], env, cli);
   const perfData = join(work, 'perf.data');
   let recording: ReturnType<typeof spawn> | null = null;
   /** Starts `perf record` of the server (BENCH_PROFILE_PERF=1). */
@@ -82,7 +89,25 @@ try {
   const perfStop = () => recording?.kill('SIGINT');
   let measured: { from: number; to: number; requests: number; cpu: { server: number; db: number | null }; line: string };
   const cpuNow = () => ({ server: cpuSeconds(server!.pid) ?? 0, db: dbPid === null ? null : cpuSeconds(dbPid) });
-  if (scenario === 'validate') {
+  if (scenario === 'revoke') {
+    const amount = Number(process.env['BENCH_REVOKE_AMOUNT'] ?? 5000);
+    const ids = await seedRevocable(server.url, apiKey, amount + 500, Number(process.env['BENCH_REVOKE_PRODUCTS'] ?? 32));
+    await revokeAll(server.url, apiKey, ids.slice(0, 500), CONNECTIONS);
+    perfStart();
+    const before = cpuNow();
+    const from = monotonicUs();
+    const result = await revokeAll(server.url, apiKey, ids.slice(500), CONNECTIONS);
+    const to = monotonicUs();
+    perfStop();
+    const after = cpuNow();
+    measured = {
+      from,
+      to,
+      requests: result.total,
+      cpu: { server: after.server - before.server, db: after.db === null || before.db === null ? null : after.db - before.db },
+      line: `${Math.round(result.total / ((to - from) / 1e6))} revokes/s, p50 ${result.p50} ms, p99 ${result.p99} ms, failures ${JSON.stringify(result.failureKinds)}`,
+    };
+  } else if (scenario === 'validate') {
     const seeded = await seedLicenses(server.url, apiKey, 200);
     const spec = { method: 'POST' as const, path: '/v1/licenses/validate', body: knownMachines(seeded) };
     await load([server.url], spec, { connections: CONNECTIONS, seconds: 2 });
