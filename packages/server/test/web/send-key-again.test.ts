@@ -60,6 +60,36 @@ async function tabTo(page: Page, name: string): Promise<void> {
   throw new Error(`Tab never reached the button ${name}`);
 }
 
+/** The text of the focused element when it is a button, else null. */
+async function focusedButton(page: Page): Promise<string | null> {
+  return page.evaluate(() => (document.activeElement?.tagName === 'BUTTON' ? document.activeElement.textContent?.trim() ?? '' : null));
+}
+
+/**
+ * The page's message regions (role status or alert), each with whether Chromium's accessibility
+ * tree (the tree a screen reader reads) has it, not ignored, with that role; and whether it is empty.
+ */
+async function liveRegionsInTree(page: Page): Promise<{ region: string; empty: boolean; inTree: boolean }[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { ignored: boolean; role?: { value?: string }; backendDOMNodeId?: number }[] };
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '[role=status], [role=alert]' });
+    const found: { region: string; empty: boolean; inTree: boolean }[] = [];
+    for (const nodeId of nodeIds) {
+      const { node } = await cdp.send('DOM.describeNode', { nodeId });
+      const { outerHTML } = await cdp.send('DOM.getOuterHTML', { nodeId });
+      const attributes = node.attributes ?? [];
+      const role = attributes[attributes.indexOf('role') + 1];
+      const ax = nodes.find((n) => n.backendDOMNodeId === node.backendNodeId);
+      found.push({ region: outerHTML.slice(0, 80), empty: (node.childNodeCount ?? 0) === 0, inTree: ax !== undefined && !ax.ignored && ax.role?.value === role });
+    }
+    return found;
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /** Waits until the send-key button is usable again (its request answered). */
 async function sendFinished(page: Page): Promise<void> {
   await page.locator('button:not([disabled]):not([aria-busy])', { hasText: 'Send the key again' }).waitFor();
@@ -116,13 +146,87 @@ describe.skipIf(skip).each(STORE_KINDS)('"Send the key again" on the %s store', 
     expect(byEnter!.mail.text).toContain(license.key);
     expect(await liveRegionOf(page, sentText)).toEqual({ role: 'status', markedBefore: true });
     await sendFinished(page);
-    // (The busy button is disabled while it sends, which drops its focus: focused again here.)
-    await page.getByRole('button', { name: 'Send the key again' }).focus();
+    // The focus stayed on the button through the send (a busy button is not disabled): Space on it now.
+    expect(await focusedButton(page)).toBe('Send the key again');
     await page.keyboard.press('Space');
     const [bySpace] = (await server.smtp.waitFor(before + 3)).slice(before + 2);
     expect(bySpace!.mail.text).toContain(license.key);
     await sendFinished(page);
     expect(server.smtp.messages).toHaveLength(before + 3);
+    expect(b.problems).toEqual([]);
+  });
+
+  it('the empty message regions are in the accessibility tree before any press, and take no room on the page', async () => {
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'License of Ada Customer' }).waitFor();
+    const regions = await liveRegionsInTree(page);
+    // Every region, empty or not, is in the tree; among them the send's two (its success and its failure), empty.
+    expect(regions.filter((r) => r.empty).length).toBeGreaterThanOrEqual(2);
+    expect(regions.filter((r) => !r.inTree)).toEqual([]);
+    // The empty message boxes (and the copy status beside an ID) take no room: out of the flow, 1 px at most.
+    const empty = await page.locator('.alert-slot, .id-copy .copy-status:empty').evaluateAll((els) =>
+      els.map((el) => {
+        const style = getComputedStyle(el);
+        const box = el.getBoundingClientRect();
+        return { display: style.display, visibility: style.visibility, outOfFlow: style.position === 'absolute', tiny: box.width <= 1 && box.height <= 1 };
+      }),
+    );
+    expect(empty.length).toBeGreaterThanOrEqual(3);
+    for (const r of empty) expect(r).toEqual({ display: 'block', visibility: 'visible', outOfFlow: true, tiny: true });
+    await inspectPage(page, `${store}-license-send-key-before`, { full });
+    expect(b.problems).toEqual([]);
+  });
+
+  it('the focus stays on the button while it sends, and a second press while it is busy sends nothing more', async () => {
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'License of Ada Customer' }).waitFor();
+    const sends: string[] = [];
+    const onRequest = (request: { method(): string; url(): string }) => {
+      if (request.method() === 'POST' && request.url().endsWith(`/licenses/${license.id}/send-key`)) sends.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      const before = server.smtp.messages.length;
+      const button = page.getByRole('button', { name: 'Send the key again' });
+      // The SMTP server holds the message, so the send stays busy until released.
+      const held = server.smtp.hold();
+      await tabTo(page, 'Send the key again');
+      await page.keyboard.press('Enter');
+      await held.arrived;
+      const state = () =>
+        button.evaluate((el) => ({
+          busy: el.getAttribute('aria-busy'),
+          ariaDisabled: el.getAttribute('aria-disabled'),
+          disabled: (el as HTMLButtonElement).disabled,
+          focused: document.activeElement === el,
+        }));
+      expect(await state()).toEqual({ busy: 'true', ariaDisabled: 'true', disabled: false, focused: true });
+      // Pressed again while busy, by Enter and by Space: ignored.
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Space');
+      expect(await state()).toEqual({ busy: 'true', ariaDisabled: 'true', disabled: false, focused: true });
+      held.release();
+      await sendFinished(page);
+      expect(await state()).toEqual({ busy: null, ariaDisabled: null, disabled: false, focused: true });
+      await server.smtp.waitFor(before + 1);
+      expect(sends).toHaveLength(1);
+      expect(server.smtp.messages).toHaveLength(before + 1);
+      // Tab goes on from the button (to Revoke), not from the top of the page.
+      await page.keyboard.press('Tab');
+      expect(await focusedButton(page)).toBe('Revoke');
+
+      // Two clicks in the same moment (before the page has re-rendered as busy): one send.
+      await button.evaluate((el) => {
+        (el as HTMLButtonElement).click();
+        (el as HTMLButtonElement).click();
+      });
+      await server.smtp.waitFor(before + 2);
+      await sendFinished(page);
+      expect(sends).toHaveLength(2);
+      expect(server.smtp.messages).toHaveLength(before + 2);
+    } finally {
+      page.off('request', onRequest);
+    }
     expect(b.problems).toEqual([]);
   });
 

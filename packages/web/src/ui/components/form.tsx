@@ -80,6 +80,8 @@ function placeRefusal(form: HTMLFormElement, error: unknown): [Control, string] 
  */
 export function Form({ onSubmit, submitLabel, children, label, variant = 'primary', extraActions, class: cls }: FormProps) {
   const [busy, setBusy] = useState(false);
+  // Set at once on submit: a second submit before `busy` is on the page (Enter pressed twice) is ignored.
+  const running = useRef(false);
   const [error, setError] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const context = useMemo<FieldErrors>(
@@ -102,7 +104,7 @@ export function Form({ onSubmit, submitLabel, children, label, variant = 'primar
   });
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (busy) return;
+    if (busy || running.current) return;
     const form = e.currentTarget as HTMLFormElement;
     setError(null);
     const invalid = invalidFields(form);
@@ -111,6 +113,7 @@ export function Form({ onSubmit, submitLabel, children, label, variant = 'primar
       focusNext.current = invalid[0]![0];
       return;
     }
+    running.current = true;
     setBusy(true);
     try {
       await onSubmit();
@@ -123,6 +126,7 @@ export function Form({ onSubmit, submitLabel, children, label, variant = 'primar
         setError((err as Error).message || 'Something went wrong.');
       }
     } finally {
+      running.current = false;
       setBusy(false);
     }
   };
