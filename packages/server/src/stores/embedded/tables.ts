@@ -140,12 +140,20 @@ export class Tables {
   }
 
   /**
-   * Ids of the records that can match `where`: the smallest index set among the indexed fields
-   * named, or every id when none is indexed. The caller still filters on every field.
+   * Ids of the records that can match `where`: the one record of a unique key whose every field is
+   * named (not null), else the smallest index set among the indexed fields named, or every id when
+   * none is indexed. The caller still filters on every field.
    */
   candidates(collection: Collection, where: Record<string, unknown>): Iterable<string> {
     const table = this.table(collection);
     if (typeof where.id === 'string') return table.rows.has(where.id) ? [where.id] : [];
+    // Every record is in its unique keys' maps, one id per key (writes refuse a clash), so a key
+    // named in full has at most one candidate. A null value is left to the scan below.
+    for (const fields of storeSchema[collection].unique) {
+      if (!fields.every((f) => where[f] !== undefined && where[f] !== null)) continue;
+      const id = table.unique.get(fields.join(','))!.get(uniqueKey(where as Row, fields));
+      return id === undefined ? [] : [id];
+    }
     let best: Set<string> | null = null;
     for (const field in where) {
       const value = where[field];
