@@ -270,7 +270,6 @@ export function createApp(options: AppOptions): H3 {
   const limit = (event: H3Event, results: RateLimitResult[]) => {
     const result = results.length === 1 ? results[0]! : binding(results);
     if (result.allowed) {
-      // Written straight into this request's headers (no headers object of their own to merge).
       const headers = state(event).svc.headers;
       headers['x-ratelimit-limit'] = String(result.limit);
       headers['x-ratelimit-remaining'] = String(result.remaining);
