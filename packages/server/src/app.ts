@@ -270,10 +270,7 @@ export function createApp(options: AppOptions): H3 {
   const limit = (event: H3Event, results: RateLimitResult[]) => {
     const result = results.length === 1 ? results[0]! : binding(results);
     if (result.allowed) {
-      const headers = state(event).svc.headers;
-      headers['x-ratelimit-limit'] = String(result.limit);
-      headers['x-ratelimit-remaining'] = String(result.remaining);
-      headers['x-ratelimit-reset'] = String(Math.ceil(result.resetAt / 1000));
+      rateLimitHeaders(result, now(), state(event).svc.headers);
       return;
     }
     const headers = rateLimitHeaders(result, now());

@@ -218,15 +218,16 @@ export function binding(results: RateLimitResult[]): RateLimitResult {
   });
 }
 
-/** `X-RateLimit-*` headers (reset as Unix seconds), plus `Retry-After` (seconds) when refused. */
-export function rateLimitHeaders(result: RateLimitResult, now: number): Record<string, string> {
-  const headers: Record<string, string> = {
-    'x-ratelimit-limit': String(result.limit),
-    'x-ratelimit-remaining': String(result.remaining),
-    'x-ratelimit-reset': String(Math.ceil(result.resetAt / 1000)),
-  };
-  if (!result.allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((result.resetAt - now) / 1000)));
-  return headers;
+/**
+ * `X-RateLimit-*` headers (reset as Unix seconds), plus `Retry-After` (seconds) when refused,
+ * written into `into` (a request's own headers: no object per call to merge) and returned.
+ */
+export function rateLimitHeaders(result: RateLimitResult, now: number, into: Record<string, string> = {}): Record<string, string> {
+  into['x-ratelimit-limit'] = String(result.limit);
+  into['x-ratelimit-remaining'] = String(result.remaining);
+  into['x-ratelimit-reset'] = String(Math.ceil(result.resetAt / 1000));
+  if (!result.allowed) into['retry-after'] = String(Math.max(1, Math.ceil((result.resetAt - now) / 1000)));
+  return into;
 }
 
 /**

@@ -201,6 +201,11 @@ export function openTx(tables: Tables, readOnly = false, sharedReads = false): O
     if (clash) throw new StoreConflictError(collection, clash);
   };
 
+  const readClientLicense = async (q: ClientLicenseQuery): Promise<ClientLicenseRecords> => {
+    live();
+    return clientLicense(tables, out, q);
+  };
+
   const tx: StoreTx = {
     async get<C extends Collection>(collection: C, id: string) {
       live();
@@ -232,15 +237,9 @@ export function openTx(tables: Tables, readOnly = false, sharedReads = false): O
       const { rows, nextCursor } = pageRows(tables, collection, query);
       return { data: rows.map((row) => out(row) as unknown as RecordMap[C]), nextCursor };
     },
-    async readClientLicense(q) {
-      live();
-      return clientLicense(tables, out, q);
-    },
-    // Units run one at a time: the license row needs no lock.
-    async readClientLicenseLocked(q) {
-      live();
-      return clientLicense(tables, out, q);
-    },
+    readClientLicense,
+    // Units run one at a time: the license row needs no lock, so the locked read is the same read.
+    readClientLicenseLocked: readClientLicense,
     // Units run one at a time: the due deliveries need no lock; the due-time index hands out the soonest.
     async dueDeliveries({ now, limit }) {
       live();
