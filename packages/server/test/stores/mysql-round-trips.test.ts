@@ -108,13 +108,20 @@ describe('mysql store round trips', () => {
     expect(trips).toEqual(['query SELECT counters + INSERT counters', 'execute SELECT counters', 'query COMMIT']);
   });
 
-  test('held writes go with the COMMIT in one query, a guard after each held update of a row the unit did not insert', async () => {
+  test('held writes go with the COMMIT in one query, a guard after each held update of a row the unit did not insert or read locked', async () => {
     const { trips } = await roundTrips(store, async (tx) => {
       await tx.insert('counters', counter('held-1', 1), { defer: true });
       await tx.update('counters', counter('held-1', 2), { defer: true });
       await tx.update('counters', counter('a', 2), { defer: true });
     });
     expect(trips).toEqual(['query INSERT counters + UPDATE counters + UPDATE counters + GUARD + COMMIT']);
+    // A row read with a lock and found is held by the unit to its COMMIT: its update cannot miss. A row read without one can.
+    const locked = await roundTrips(store, async (tx) => {
+      const [a, b] = await Promise.all([tx.get('counters', 'a', { lock: true }), tx.get('counters', 'b')]);
+      await tx.update('counters', { ...a!, count: 6 }, { defer: true });
+      await tx.update('counters', { ...b!, count: 6 }, { defer: true });
+    });
+    expect(locked.trips).toEqual(['query SELECT counters FOR UPDATE + SELECT counters', 'query UPDATE counters + UPDATE counters + GUARD + COMMIT']);
   });
 
   test('without guard blocks (MySQL 8) held updates go first and the COMMIT follows their check', async () => {
@@ -122,6 +129,12 @@ describe('mysql store round trips', () => {
       await tx.update('counters', counter('a', 3), { defer: true });
     });
     expect(trips).toEqual(['query UPDATE counters', 'query COMMIT']);
+    // Nothing to check when every held update is of a row the unit holds locked: the COMMIT goes with them.
+    const locked = await roundTrips(plain, async (tx) => {
+      const a = await tx.get('counters', 'a', { lock: true });
+      await tx.update('counters', { ...a!, count: 7 }, { defer: true });
+    });
+    expect(locked.trips).toEqual(['execute SELECT counters FOR UPDATE', 'query UPDATE counters + COMMIT']);
     const missing = await roundTrips(plain, async (tx) => {
       await tx.update('counters', counter('missing', 3), { defer: true });
     });
@@ -193,16 +206,33 @@ describe('mysql store round trips of vendor actions', () => {
     // product row shared, and two revokes of one product would deadlock upgrading it), and the entry is an upsert, unread.
     // The answer's plan and product are read before the writes, so the writes go with the COMMIT: the product's row lock
     // is held for that one query, not from a query's answer through the event loop to a COMMIT of its own.
+    // No guard block: the license was read locked, so its update cannot miss, and its foreign key keeps its product's row.
     expect(plain).toEqual([
       'query SELECT licenses FOR UPDATE + SELECT accounts',
       'query SELECT plans + SELECT products',
-      'query UPDATE products + GUARD + INSERT revocation_entries + UPDATE licenses + GUARD + INSERT audit_events + COMMIT',
+      'query UPDATE products + INSERT revocation_entries + UPDATE licenses + INSERT audit_events + COMMIT',
     ]);
     expect(notified).toEqual([
       'query SELECT licenses FOR UPDATE + SELECT accounts',
       'query SELECT plans + SELECT products',
-      'query UPDATE products + GUARD + INSERT revocation_entries + UPDATE licenses + GUARD + INSERT audit_events + INSERT notification_deliveries + COMMIT',
+      'query UPDATE products + INSERT revocation_entries + UPDATE licenses + INSERT audit_events + INSERT notification_deliveries + COMMIT',
     ]);
+  });
+
+  test('without guard blocks (MySQL 8) a revoke is 3 round trips too: its held updates need no check before the COMMIT', async () => {
+    const clock = { now: () => Date.parse('2026-01-10T12:00:00Z') };
+    const engine = createLicenseEngine({ store: plain, clock, random: cryptoRandom, ids: createIdGenerator({ clock, random: cryptoRandom }), secrets: createSecretBox(new Uint8Array(32).fill(3)) });
+    const { account } = await engine.createAccount({ name: 'Trips', ownerEmail: 'owner@plain-trips.test', servicePlan: 'unlimited' });
+    const product = await engine.createProduct(account.id, { name: 'App', keyPrefix: 'APP-' });
+    const plan = await engine.createPlan(account.id, product.id, { code: 'life', kind: 'perpetual' });
+    const { license } = await engine.createLicense(account.id, { plan: plan.id, email: 'buyer@trips.test' });
+    const trips = await engineTrips(() => engine.revokeLicense(account.id, license.id));
+    expect(trips).toEqual([
+      'query SELECT licenses FOR UPDATE + SELECT accounts',
+      'query SELECT plans + SELECT products',
+      'query UPDATE products + INSERT revocation_entries + UPDATE licenses + INSERT audit_events + COMMIT',
+    ]);
+    expect((await engine.getRevocationList(product.id)).seq).toBe(1);
   });
 
   test('every audited vendor action reads the account with its first read, and never again', async () => {

@@ -74,18 +74,26 @@ export function createTx(
     if (options.readOnly) throw new TypeError('mysql store: a write in a read-only unit of work');
   };
   /**
-   * Records this unit inserted (held or sent) and has not deleted since: an update of one needs no
-   * check that it matched, since the unit holds the row's lock from its insert to its COMMIT.
+   * Records this unit holds locked and has not deleted since: inserted (held or sent), or read with
+   * `lock` and found. An update of one needs no check that it matched: the row exists and the unit
+   * holds its lock from that insert or read to its COMMIT, so nothing else can delete it meanwhile.
+   * (On Galera a write applied from another node that would delete it aborts this unit first; a
+   * batch's tail run in a new transaction after such an abort fails on the unit's savepoint.)
    */
-  const inserted = new Set<string>();
+  const held = new Set<string>();
   const rowKey = (collection: Collection, id: string) => `${collection}\u0000${id}`;
+  const holdFound = <C extends Collection>(collection: C, records: readonly RecordMap[C][]) => {
+    for (const r of records) held.add(rowKey(collection, (r as { id: string }).id));
+  };
   const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined) => {
     const { sql, values } = conditions(collection, where);
     const rows = await run<DocRow[]>(
       `SELECT \`doc\` FROM ${quote(tables[collection].table)}${whereSql(sql)} ORDER BY \`id\`${tail}${lock ? ' FOR UPDATE' : ''}`,
       values,
     );
-    return parse<C>(rows);
+    const records = parse<C>(rows);
+    if (lock) holdFound(collection, records);
+    return records;
   };
 
   const write = async (collection: Collection, sql: string, values: SqlValue[]): Promise<ResultSetHeader> => {
@@ -108,7 +116,9 @@ export function createTx(
         `SELECT \`doc\` FROM ${quote(tables[collection].table)} WHERE \`id\` IN (${ids.map(() => '?').join(', ')}) ORDER BY \`id\`${options?.lock ? ' FOR UPDATE' : ''}`,
         [...ids],
       );
-      const found = new Map(parse<C>(rows).map((r) => [(r as { id: string }).id, r]));
+      const records = parse<C>(rows);
+      if (options?.lock) holdFound(collection, records);
+      const found = new Map(records.map((r) => [(r as { id: string }).id, r]));
       return ids.map((id) => found.get(id) ?? null);
     },
     async findOne(collection, where, options) {
@@ -149,7 +159,8 @@ export function createTx(
     readClientLicense: (query) => (options.clientReads ? options.clientReads.read(query) : readClientLicense(run, query)),
     readProviderCustomer: (query) => readProviderCustomer(run, query),
     dueDeliveries: (query) => dueDeliveries(run, query),
-    recordRevocationEntry: (entry, at) => (writable(), recordRevocationEntry(entry, at, { hold: options.hold, write })),
+    recordRevocationEntry: (entry, at) =>
+      (writable(), recordRevocationEntry(entry, at, { hold: options.hold, write, licenseHeld: held.has(rowKey('licenses', entry.licenseId)) })),
     async insert(collection, record, writeOptions) {
       writable();
       const { names, values } = recordColumns(collection, record);
@@ -158,7 +169,7 @@ export function createTx(
       const bound = [columnValue(record.id), JSON.stringify(record), ...values];
       if (writeOptions?.defer && options.hold) options.hold({ sql, values: bound, collection });
       else await write(collection, sql, bound);
-      inserted.add(rowKey(collection, record.id));
+      held.add(rowKey(collection, record.id));
     },
     async update(collection, record, writeOptions) {
       writable();
@@ -167,9 +178,9 @@ export function createTx(
       const bound = [JSON.stringify(record), ...values, columnValue(record.id)];
       const missing = `no ${collection} record ${record.id} to update`;
       if (writeOptions?.defer && options.hold) {
-        const held: HeldWrite = { sql, values: bound, collection };
-        if (!inserted.has(rowKey(collection, record.id))) held.mustMatch = missing;
-        return options.hold(held);
+        const later: HeldWrite = { sql, values: bound, collection };
+        if (!held.has(rowKey(collection, record.id))) later.mustMatch = missing;
+        return options.hold(later);
       }
       const result = await write(collection, sql, bound);
       // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
@@ -178,7 +189,7 @@ export function createTx(
     async delete(collection, id, writeOptions) {
       writable();
       const sql = `DELETE FROM ${quote(tables[collection].table)} WHERE \`id\` = ?`;
-      inserted.delete(rowKey(collection, id));
+      held.delete(rowKey(collection, id));
       if (writeOptions?.defer && options.hold) return options.hold({ sql, values: [id], collection });
       await run<ResultSetHeader>(sql, [id]);
     },
