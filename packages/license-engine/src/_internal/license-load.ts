@@ -12,7 +12,8 @@ import { together } from './together.js';
 /**
  * Builds license views, reading each plan and product once per call, and a floating license's
  * activations (its lease counts at `nowMs`) unless `preread` has them. `remember(product)`: a
- * product the unit has read (or written) already, used instead of reading it again; `preload(license)`:
+ * product the unit has read (or written) already, used instead of reading it again (`rememberPlan` the
+ * same for a plan); `preload(license)`:
  * the plan and product read ahead, so a view after the unit's writes reads nothing.
  */
 export function licenseViews(tx: StoreTx, nowMs: number, preread?: Map<string, ActivationRecord[]>) {
@@ -38,11 +39,13 @@ export function licenseViews(tx: StoreTx, nowMs: number, preread?: Map<string, A
     return licenseView(license, plan, product, leaseCounts(activations, nowMs));
   };
   const remember = (product: ProductRecord): void => void products.set(product.id, Promise.resolve(product));
+  /** A plan the unit has read already (`readLicenseParents`), used instead of reading it again. */
+  const rememberPlan = (plan: PlanRecord): void => void plans.set(plan.id, Promise.resolve(plan));
   /** Reads the license's plan and product now (one round trip on the MySQL store), for a view built after the unit's writes. */
   const preload = async (license: LicenseRecord): Promise<void> => {
     await together([cached(plans, license.planId, () => tx.get('plans', license.planId)), cached(products, license.productId, () => tx.get('products', license.productId))]);
   };
-  return Object.assign(view, { remember, preload });
+  return Object.assign(view, { remember, rememberPlan, preload });
 }
 
 /** The create and detail response: the view plus the decrypted key and the activations, oldest first. */

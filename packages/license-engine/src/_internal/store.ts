@@ -220,6 +220,17 @@ export interface StoreTx {
    */
   readProviderCustomer?(query: ProviderCustomerQuery): Promise<ProviderCustomerRecords>;
   /**
+   * Optional: the plan and product of the license `licenseId` as stored, found by the license's ID
+   * alone (unlocked; null when missing), so they can be asked for in the same turn as the license's
+   * read: one round trip on a SQL store instead of two. Used for a status change's answer.
+   *
+   * @example
+   * ```ts
+   * const [license, parents] = await Promise.all([tx.get('licenses', id, { lock: true }), tx.readLicenseParents?.(id)]);
+   * ```
+   */
+  readLicenseParents?(licenseId: string): Promise<{ plan: PlanRecord | null; product: ProductRecord | null }>;
+  /**
    * Optional: writes a product's revocation entry (inserted, or replacing the entry with its id) and
    * moves the product's list to its next `seq` in one go, without reading either record first:
    * `revocationSeq` becomes its value plus 1 (0 when absent) and `revocationsAt` the larger of its

@@ -14,11 +14,18 @@ type Decide = (license: LicenseRecord) => LicenseStatus;
 
 async function changeStatus(ctx: EngineContext, accountId: string, id: string, decide: Decide): Promise<LicenseView> {
   return transact(ctx, async (tx) => {
-    // The account (whether anything subscribes to the change) goes with the license's read: no round trip of its own.
-    const [license, account] = await together([owned(tx, 'licenses', accountId, id, 'license', true), tx.get('accounts', accountId)]);
+    // The account (whether anything subscribes to the change) and, where the store can find them by the license's ID, the
+    // answer's plan and product go with the license's read: no round trip of their own.
+    const [license, account, parents] = await together([
+      owned(tx, 'licenses', accountId, id, 'license', true),
+      tx.get('accounts', accountId),
+      tx.readLicenseParents ? tx.readLicenseParents(id) : null,
+    ]);
     if (license.status === 'revoked') throw new LicensingError('conflict', 'the license is revoked; it cannot change');
     const next = withStatus(license, decide(license));
     const views = licenseViews(tx, ctx.clock.now());
+    if (parents?.plan) views.rememberPlan(parents.plan);
+    if (parents?.product) views.remember(parents.product);
     // The answer's plan and product are read before the writes (the unit's snapshot is the same), so no read follows them
     // and on MariaDB the held writes go with the COMMIT in one query: a revoke's lock on the product row (the revocation
     // list's seq, written first) is then held for that query only, not across a round trip and the event loop's queue.

@@ -7,6 +7,7 @@ import type { HeldWrite } from './held.js';
 import { readClientLicense, readProviderCustomer } from './joined-reads.js';
 import { dueDeliveries } from './due-deliveries.js';
 import { columnValue, recordColumns } from './columns.js';
+import { readLicenseParents } from './license-parents.js';
 import { recordRevocationEntry } from './revocation-entries.js';
 import { quote, tables } from './schema.js';
 import type { Run, SqlValue } from './statement.js';
@@ -158,6 +159,7 @@ export function createTx(
     },
     readClientLicense: (query) => (options.clientReads ? options.clientReads.read(query) : readClientLicense(run, query)),
     readProviderCustomer: (query) => readProviderCustomer(run, query),
+    readLicenseParents: (licenseId) => readLicenseParents(run, licenseId),
     dueDeliveries: (query) => dueDeliveries(run, query),
     recordRevocationEntry: (entry, at) =>
       (writable(), recordRevocationEntry(entry, at, { hold: options.hold, write, licenseHeld: held.has(rowKey('licenses', entry.licenseId)) })),
