@@ -64,6 +64,29 @@ export function conflictOf(error: unknown, collections: readonly Collection[]): 
 const parse = <C extends Collection>(rows: DocRow[]): RecordMap[C][] => rows.map((r) => JSON.parse(r.doc) as RecordMap[C]);
 
 /**
+ * The records a unit holds locked and has not deleted since: inserted (held or sent), or read with
+ * `lock` and found. An update of one needs no check that it matched: the row exists and the unit
+ * holds its lock from that insert or read to its COMMIT, so nothing else can delete it meanwhile.
+ * (On Galera a write applied from another node that would delete it aborts this unit first; a
+ * batch's tail run in a new transaction after such an abort fails on the unit's savepoint.)
+ */
+class HeldRows {
+  readonly #keys = new Set<string>();
+  add(collection: Collection, id: string): void {
+    this.#keys.add(`${collection}\u0000${id}`);
+  }
+  found(collection: Collection, records: readonly object[]): void {
+    for (const r of records) this.add(collection, (r as { id: string }).id);
+  }
+  has(collection: Collection, id: string): boolean {
+    return this.#keys.has(`${collection}\u0000${id}`);
+  }
+  delete(collection: Collection, id: string): void {
+    this.#keys.delete(`${collection}\u0000${id}`);
+  }
+}
+
+/**
  * The store operations of one unit of work, as SQL on one connection. Every value is bound to a
  * placeholder; identifiers come only from the fixed table maps.
  */
@@ -74,18 +97,7 @@ export function createTx(
   const writable = () => {
     if (options.readOnly) throw new TypeError('mysql store: a write in a read-only unit of work');
   };
-  /**
-   * Records this unit holds locked and has not deleted since: inserted (held or sent), or read with
-   * `lock` and found. An update of one needs no check that it matched: the row exists and the unit
-   * holds its lock from that insert or read to its COMMIT, so nothing else can delete it meanwhile.
-   * (On Galera a write applied from another node that would delete it aborts this unit first; a
-   * batch's tail run in a new transaction after such an abort fails on the unit's savepoint.)
-   */
-  const held = new Set<string>();
-  const rowKey = (collection: Collection, id: string) => `${collection}\u0000${id}`;
-  const holdFound = <C extends Collection>(collection: C, records: readonly RecordMap[C][]) => {
-    for (const r of records) held.add(rowKey(collection, (r as { id: string }).id));
-  };
+  const held = new HeldRows();
   const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined) => {
     const { sql, values } = conditions(collection, where);
     const rows = await run<DocRow[]>(
@@ -93,7 +105,7 @@ export function createTx(
       values,
     );
     const records = parse<C>(rows);
-    if (lock) holdFound(collection, records);
+    if (lock) held.found(collection, records);
     return records;
   };
 
@@ -118,7 +130,7 @@ export function createTx(
         [...ids],
       );
       const records = parse<C>(rows);
-      if (options?.lock) holdFound(collection, records);
+      if (options?.lock) held.found(collection, records);
       const found = new Map(records.map((r) => [(r as { id: string }).id, r]));
       return ids.map((id) => found.get(id) ?? null);
     },
@@ -162,7 +174,7 @@ export function createTx(
     readLicenseParents: (licenseId) => readLicenseParents(run, licenseId),
     dueDeliveries: (query) => dueDeliveries(run, query),
     recordRevocationEntry: (entry, at) =>
-      (writable(), recordRevocationEntry(entry, at, { hold: options.hold, write, licenseHeld: held.has(rowKey('licenses', entry.licenseId)) })),
+      (writable(), recordRevocationEntry(entry, at, { hold: options.hold, write, licenseHeld: held.has('licenses', entry.licenseId) })),
     async insert(collection, record, writeOptions) {
       writable();
       const { names, values } = recordColumns(collection, record);
@@ -171,7 +183,7 @@ export function createTx(
       const bound = [columnValue(record.id), JSON.stringify(record), ...values];
       if (writeOptions?.defer && options.hold) options.hold({ sql, values: bound, collection });
       else await write(collection, sql, bound);
-      held.add(rowKey(collection, record.id));
+      held.add(collection, record.id);
     },
     async update(collection, record, writeOptions) {
       writable();
@@ -181,7 +193,7 @@ export function createTx(
       const missing = `no ${collection} record ${record.id} to update`;
       if (writeOptions?.defer && options.hold) {
         const later: HeldWrite = { sql, values: bound, collection };
-        if (!held.has(rowKey(collection, record.id))) later.mustMatch = missing;
+        if (!held.has(collection, record.id)) later.mustMatch = missing;
         return options.hold(later);
       }
       const result = await write(collection, sql, bound);
@@ -191,7 +203,7 @@ export function createTx(
     async delete(collection, id, writeOptions) {
       writable();
       const sql = `DELETE FROM ${quote(tables[collection].table)} WHERE \`id\` = ?`;
-      held.delete(rowKey(collection, id));
+      held.delete(collection, id);
       if (writeOptions?.defer && options.hold) return options.hold({ sql, values: [id], collection });
       await run<ResultSetHeader>(sql, [id]);
     },
