@@ -14,6 +14,12 @@ import type { Row } from './tables.js';
  * then a manifest listing the parts with their SHA-256. unstorage's fs driver writes files in
  * place, so a snapshot counts only when its manifest parses and every part matches its hash;
  * the previous generation and its journal segments stay until the new one is complete.
+ *
+ * A part whose records are the very objects of the previous snapshot's part at the same place
+ * (records are immutable, so the same object is the same record) is not written again: the new
+ * manifest names the earlier part's key, which cleanup keeps. Records that do not change (audit
+ * events, delivered notifications kept 30 days with their bodies) are thus written once or twice,
+ * not into every snapshot.
  */
 const PART_SIZE = 5000;
 const PREFIX = 'snapshots';
@@ -26,10 +32,15 @@ export interface Manifest {
   parts: { key: string; collection: Collection; count: number; sha256: string }[];
 }
 
+/** A part of a written or loaded snapshot, with the records it holds (for the next snapshot to reuse). */
+export type SnapshotPart = Manifest['parts'][number] & { rows: readonly Row[]; bytes: number };
+
 /** A loaded snapshot: its manifest and its records. */
 export interface Snapshot {
   manifest: Manifest;
   rows: [Collection, Row][];
+  /** Its parts with their records, in the manifest's order. */
+  parts: SnapshotPart[];
   /** Bytes of its parts: the next checkpoint waits for a journal about this large. */
   bytes: number;
 }
@@ -55,14 +66,17 @@ async function tryLoad(storage: Storage, gen: number): Promise<Snapshot | null> 
   }
   if (manifest.v !== 1 || manifest.gen !== gen || !Array.isArray(manifest.parts)) return null;
   const rows: [Collection, Row][] = [];
+  const parts: SnapshotPart[] = [];
   let bytes = 0;
   for (const part of manifest.parts) {
     const data = await readRaw(storage, part.key);
     if (!data || sha256(data) !== part.sha256 || !isCollection(part.collection)) return null;
     bytes += data.length;
-    for (const row of JSON.parse(data.toString('utf8')) as Row[]) rows.push([part.collection, row]);
+    const records = JSON.parse(data.toString('utf8')) as Row[];
+    for (const row of records) rows.push([part.collection, row]);
+    parts.push({ ...part, rows: records, bytes: data.length });
   }
-  return { manifest, rows, bytes };
+  return { manifest, rows, parts, bytes };
 }
 
 /** Generations present in `storage`, newest first. */
@@ -84,10 +98,15 @@ export async function loadSnapshot(storage: Storage): Promise<Snapshot | null> {
   return null;
 }
 
+/** Whether two parts hold the very same record objects in the same order. */
+const sameRows = (a: readonly Row[], b: readonly Row[]): boolean => a.length === b.length && a.every((row, i) => row === b[i]);
+
 /**
  * Writes `rows` (a consistent image: records are immutable objects) as generation `gen`, manifest
- * last. With `syncBase` (the fs driver's base folder) the files and folders are fsynced before
- * it resolves, so the journal segments before `segment` may then be deleted.
+ * last. A part equal to `previous`' part at the same place (the snapshot the store holds now) is
+ * named again instead of written. With `syncBase` (the fs driver's base folder) the files and
+ * folders are fsynced before it resolves, so the journal segments before `segment` may then be
+ * deleted. Resolves with the snapshot's size (reused parts included) and its parts.
  */
 export async function writeSnapshot(
   storage: Storage,
@@ -95,42 +114,62 @@ export async function writeSnapshot(
   gen: number,
   segment: number,
   syncBase?: string,
-): Promise<{ bytes: number }> {
+  previous: readonly SnapshotPart[] = [],
+): Promise<{ bytes: number; parts: SnapshotPart[] }> {
   const base = genKey(gen);
   const manifest: Manifest = { v: 1, gen, segment, parts: [] };
+  const parts: SnapshotPart[] = [];
+  const written: string[] = [];
   let bytes = 0;
   for (const [collection, rows] of image) {
+    const earlier = previous.filter((part) => part.collection === collection);
     for (let i = 0, n = 0; i < rows.length; i += PART_SIZE, n++) {
-      const data = Buffer.from(JSON.stringify(rows.slice(i, i + PART_SIZE)), 'utf8');
-      const key = `${base}:${collection}-${n}`;
-      await storage.setItemRaw(key, data);
-      manifest.parts.push({ key, collection, count: Math.min(PART_SIZE, rows.length - i), sha256: sha256(data) });
-      bytes += data.length;
-      await yieldToEventLoop(); // let requests through between parts
+      const chunk = rows.slice(i, i + PART_SIZE);
+      const same = earlier[n];
+      let part: SnapshotPart;
+      if (same && sameRows(same.rows, chunk)) part = same;
+      else {
+        const data = Buffer.from(JSON.stringify(chunk), 'utf8');
+        const key = `${base}:${collection}-${n}`;
+        await storage.setItemRaw(key, data);
+        written.push(key);
+        part = { key, collection, count: chunk.length, sha256: sha256(data), rows: chunk, bytes: data.length };
+        await yieldToEventLoop(); // let requests through between parts
+      }
+      manifest.parts.push({ key: part.key, collection, count: part.count, sha256: part.sha256 });
+      parts.push(part);
+      bytes += part.bytes;
     }
   }
   const manifestKey = `${base}:manifest`;
   await storage.setItemRaw(manifestKey, Buffer.from(JSON.stringify(manifest), 'utf8'));
   if (syncBase !== undefined) {
     const path = (key: string) => join(syncBase, ...key.split(':'));
-    for (const part of manifest.parts) await syncPath(path(part.key));
+    for (const key of written) await syncPath(path(key)); // reused parts were synced when written
     await syncPath(path(manifestKey));
     await syncDir(path(base));
     await syncDir(join(syncBase, PREFIX));
   }
-  return { bytes };
+  return { bytes, parts };
 }
 
-/** Deletes every generation older than `gen` (and, on the fs driver, its folder, also one a kill left empty). */
-export async function removeSnapshotsBefore(storage: Storage, gen: number, syncBase?: string): Promise<void> {
+/**
+ * Deletes every generation older than `gen` (and, on the fs driver, its folder, also one a kill
+ * left empty), except the parts in `keep` (those generation `gen` names again) and their folders.
+ */
+export async function removeSnapshotsBefore(storage: Storage, gen: number, syncBase?: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
   const old = new Set<string>();
+  const kept = new Set<string>();
   for (const key of await storage.getKeys(PREFIX)) {
     const g = /^snapshots:(\d{12}):/.exec(key)?.[1];
-    if (g && Number(g) < gen) {
+    if (!g || Number(g) >= gen) continue;
+    if (keep.has(key)) kept.add(g);
+    else {
       await storage.removeItem(key);
       old.add(g);
     }
   }
+  for (const g of kept) old.delete(g);
   if (syncBase === undefined) return;
   // Also the folders a kill left empty (their files were removed, the folder was not): no key names them.
   let folders: string[] = [];
@@ -139,7 +178,7 @@ export async function removeSnapshotsBefore(storage: Storage, gen: number, syncB
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  for (const name of folders) if (/^\d{12}$/.test(name) && Number(name) < gen) old.add(name);
+  for (const name of folders) if (/^\d{12}$/.test(name) && Number(name) < gen && !kept.has(name)) old.add(name);
   for (const g of old) await rm(join(syncBase, PREFIX, g), { recursive: true, force: true });
 }
 

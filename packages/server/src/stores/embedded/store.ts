@@ -4,6 +4,7 @@ import { Journal, encodeLine, readJournal, removeSegments } from './journal.js';
 import { loadSnapshot, removeSnapshotsBefore, writeSnapshot } from './snapshot.js';
 import { Tables } from './tables.js';
 import type { Row } from './tables.js';
+import type { SnapshotPart } from './snapshot.js';
 import { openTx } from './tx.js';
 
 /** Options of `createEmbeddedStore` over any unstorage instance (see `openEmbeddedStore` for a data folder). */
@@ -43,6 +44,8 @@ export interface EmbeddedStore extends Store {
 interface Recovered {
   generation: number;
   snapshotBytes: number;
+  /** The snapshot's parts with their records, for the next checkpoint to reuse. */
+  parts: SnapshotPart[];
   changed: boolean;
   journal: Journal | null;
 }
@@ -53,7 +56,8 @@ async function recover(tables: Tables, storage: Storage, journalDir: string | un
   for (const [collection, row] of snapshot?.rows ?? []) tables.put(collection, row.id, row);
   const generation = snapshot?.manifest.gen ?? 0;
   const snapshotBytes = snapshot?.bytes ?? 0;
-  if (journalDir === undefined) return { generation, snapshotBytes, changed: false, journal: null };
+  const parts = snapshot?.parts ?? [];
+  if (journalDir === undefined) return { generation, snapshotBytes, parts, changed: false, journal: null };
   const from = snapshot?.manifest.segment ?? 1;
   const { transactions, last, bytes } = await readJournal(journalDir, from);
   for (const changes of transactions) for (const c of changes) tables.put(c.collection, c.id, c.row);
@@ -61,7 +65,7 @@ async function recover(tables: Tables, storage: Storage, journalDir: string | un
   // Keep appending to the newest segment (its torn tail is cut off) and count what was replayed:
   // a process killed again and again must not add a segment per start nor restart the count at 0.
   const journal = await Journal.create(journalDir, Math.max(last, from), bytes);
-  return { generation, snapshotBytes, changed: transactions.length > 0, journal };
+  return { generation, snapshotBytes, parts, changed: transactions.length > 0, journal };
 }
 
 /** Every record by collection (records are immutable, so references will do). */
@@ -92,7 +96,7 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
   const { storage, syncBase } = options;
   const tables = new Tables();
   const { journal, ...recovered } = await recover(tables, storage, options.journalDir);
-  let { generation, snapshotBytes, changed } = recovered;
+  let { generation, snapshotBytes, parts, changed } = recovered;
 
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
@@ -122,11 +126,12 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
     try {
       const segment = await rotated; // every line of the older segments is on disk
       const gen = generation + 1;
-      const { bytes } = await writeSnapshot(storage, image, gen, segment, syncBase);
+      const written = await writeSnapshot(storage, image, gen, segment, syncBase, parts);
       generation = gen;
-      snapshotBytes = bytes;
+      snapshotBytes = written.bytes;
+      parts = written.parts;
       if (journal) await journal.removeBefore(segment);
-      await removeSnapshotsBefore(storage, gen, syncBase);
+      await removeSnapshotsBefore(storage, gen, syncBase, new Set(parts.map((part) => part.key)));
     } catch (error) {
       changed = true; // try again later; the journal still holds everything
       throw error;
