@@ -45,11 +45,11 @@ function deferred(): Deferred {
 const segmentName = (seq: number): string => `${String(seq).padStart(12, '0')}.log`;
 const SEGMENT_RE = /^(\d{12})\.log$/;
 
-/** The field of a collection's records written raw (unescaped) when it can be. */
-const RAW_FIELDS: Partial<Record<Collection, string>> = { notificationDeliveries: 'body' };
+/** The field of a collection's records written raw (unescaped) when it can be (journal lines and snapshot parts). */
+export const RAW_FIELDS: Partial<Record<Collection, string>> = { notificationDeliveries: 'body' };
 
 /** Whether `text` survives unescaped in a line: no TAB or LF (the separators), no lone surrogate. */
-const rawSafe = (text: string): boolean =>
+export const rawSafe = (text: string): boolean =>
   !text.includes('\t') && !text.includes('\n') && (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /** Encodes one transaction's changes as a journal line. */

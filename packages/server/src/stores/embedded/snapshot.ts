@@ -5,7 +5,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Storage } from 'unstorage';
 import { storeSchema } from '@svc-licensing/license-engine';
 import type { Collection } from '@svc-licensing/license-engine';
-import { syncDir } from './journal.js';
+import { RAW_FIELDS, rawSafe, syncDir } from './journal.js';
 import type { Row } from './tables.js';
 
 /**
@@ -20,6 +20,11 @@ import type { Row } from './tables.js';
  * manifest names the earlier part's key, which cleanup keeps. Records that do not change (audit
  * events, delivered notifications kept 30 days with their bodies) are thus written once or twice,
  * not into every snapshot.
+ *
+ * A part of a collection with a raw field (a notification's body, JSON text) holds it unescaped, as
+ * the journal does: the JSON array with that field replaced by its number n, then for each raw
+ * field TAB and the string as it is (JSON's output never holds a TAB, so a part with one is of this
+ * form). A body that cannot go raw (`rawSafe`) stays a string in the record.
  */
 const PART_SIZE = 5000;
 const PREFIX = 'snapshots';
@@ -55,6 +60,37 @@ async function readRaw(storage: Storage, key: string): Promise<Buffer | null> {
   return Buffer.from(value as Uint8Array);
 }
 
+/** A part's bytes: the records' JSON, raw fields after it (see above). */
+function encodePart(collection: Collection, rows: readonly Row[]): Buffer {
+  const field = RAW_FIELDS[collection];
+  if (field === undefined) return Buffer.from(JSON.stringify(rows), 'utf8');
+  const raw: string[] = [];
+  const records = rows.map((row) => {
+    const value = row[field];
+    if (typeof value !== 'string' || !rawSafe(value)) return row;
+    raw.push(value);
+    return { ...row, [field]: raw.length - 1 };
+  });
+  const json = JSON.stringify(records);
+  return Buffer.from(raw.length === 0 ? json : `${json}\t${raw.join('\t')}`, 'utf8');
+}
+
+/** The records of a part's bytes (either form). */
+function decodePart(collection: Collection, data: Buffer): Row[] {
+  const text = data.toString('utf8');
+  if (!text.includes('\t')) return JSON.parse(text) as Row[];
+  const [json, ...raw] = text.split('\t');
+  const field = RAW_FIELDS[collection];
+  const rows = JSON.parse(json!) as Row[];
+  for (const row of rows) {
+    const n = field === undefined ? undefined : row[field];
+    if (typeof n !== 'number') continue;
+    if (raw[n] === undefined) throw new Error(`snapshot part of ${collection} names a raw field it does not hold (${row.id})`);
+    row[field!] = raw[n];
+  }
+  return rows;
+}
+
 async function tryLoad(storage: Storage, gen: number): Promise<Snapshot | null> {
   const raw = await readRaw(storage, `${genKey(gen)}:manifest`);
   if (!raw) return null;
@@ -72,7 +108,7 @@ async function tryLoad(storage: Storage, gen: number): Promise<Snapshot | null> 
     const data = await readRaw(storage, part.key);
     if (!data || sha256(data) !== part.sha256 || !isCollection(part.collection)) return null;
     bytes += data.length;
-    const records = JSON.parse(data.toString('utf8')) as Row[];
+    const records = decodePart(part.collection, data);
     for (const row of records) rows.push([part.collection, row]);
     parts.push({ ...part, rows: records, bytes: data.length });
   }
@@ -129,7 +165,7 @@ export async function writeSnapshot(
       let part: SnapshotPart;
       if (same && sameRows(same.rows, chunk)) part = same;
       else {
-        const data = Buffer.from(JSON.stringify(chunk), 'utf8');
+        const data = encodePart(collection, chunk);
         const key = `${base}:${collection}-${n}`;
         await storage.setItemRaw(key, data);
         written.push(key);
