@@ -15,9 +15,10 @@ import type { Row } from './tables.js';
  * place, so a snapshot counts only when its manifest parses and every part matches its hash;
  * the previous generation and its journal segments stay until the new one is complete.
  *
- * A part whose records are the very objects of the previous snapshot's part at the same place
- * (records are immutable, so the same object is the same record) is not written again: the new
- * manifest names the earlier part's key, which cleanup keeps. Records that do not change (audit
+ * A part whose records are those of the previous snapshot's part at the same place, none written
+ * since that snapshot's image was taken (the store tracks the ids it writes), is not written again:
+ * the new manifest names the earlier part's key, which cleanup keeps. Only ids are kept for this,
+ * never the records, so a replaced record is not held in memory. Records that do not change (audit
  * events, delivered notifications kept 30 days with their bodies) are thus written once or twice,
  * not into every snapshot.
  *
@@ -37,8 +38,8 @@ export interface Manifest {
   parts: { key: string; collection: Collection; count: number; sha256: string }[];
 }
 
-/** A part of a written or loaded snapshot, with the records it holds (for the next snapshot to reuse). */
-export type SnapshotPart = Manifest['parts'][number] & { rows: readonly Row[]; bytes: number };
+/** A part of a written or loaded snapshot, with the ids of its records in order (for the next snapshot to reuse). */
+export type SnapshotPart = Manifest['parts'][number] & { ids: readonly string[]; bytes: number };
 
 /** A loaded snapshot: its manifest and its records. */
 export interface Snapshot {
@@ -110,7 +111,7 @@ async function tryLoad(storage: Storage, gen: number): Promise<Snapshot | null> 
     bytes += data.length;
     const records = decodePart(part.collection, data);
     for (const row of records) rows.push([part.collection, row]);
-    parts.push({ ...part, rows: records, bytes: data.length });
+    parts.push({ ...part, ids: records.map((row) => row.id), bytes: data.length });
   }
   return { manifest, rows, parts, bytes };
 }
@@ -134,13 +135,14 @@ export async function loadSnapshot(storage: Storage): Promise<Snapshot | null> {
   return null;
 }
 
-/** Whether two parts hold the very same record objects in the same order. */
-const sameRows = (a: readonly Row[], b: readonly Row[]): boolean => a.length === b.length && a.every((row, i) => row === b[i]);
+/** Whether `rows` are the records of `part` in its order, none of them written since (`changed`). */
+const unchanged = (part: SnapshotPart, rows: readonly Row[], changed: ReadonlySet<string> | undefined): boolean =>
+  part.ids.length === rows.length && rows.every((row, i) => row.id === part.ids[i] && !changed?.has(row.id));
 
 /**
  * Writes `rows` (a consistent image: records are immutable objects) as generation `gen`, manifest
- * last. A part equal to `previous`' part at the same place (the snapshot the store holds now) is
- * named again instead of written. With `syncBase` (the fs driver's base folder) the files and
+ * last. A part equal to `previous`' part at the same place (the snapshot the store holds now),
+ * none of its ids in `changed` (written since `previous`' image), is named again instead of written. With `syncBase` (the fs driver's base folder) the files and
  * folders are fsynced before it resolves, so the journal segments before `segment` may then be
  * deleted. Resolves with the snapshot's size (reused parts included) and its parts.
  */
@@ -151,6 +153,7 @@ export async function writeSnapshot(
   segment: number,
   syncBase?: string,
   previous: readonly SnapshotPart[] = [],
+  changed: ReadonlyMap<Collection, ReadonlySet<string>> = new Map(),
 ): Promise<{ bytes: number; parts: SnapshotPart[] }> {
   const base = genKey(gen);
   const manifest: Manifest = { v: 1, gen, segment, parts: [] };
@@ -163,13 +166,13 @@ export async function writeSnapshot(
       const chunk = rows.slice(i, i + PART_SIZE);
       const same = earlier[n];
       let part: SnapshotPart;
-      if (same && sameRows(same.rows, chunk)) part = same;
+      if (same && unchanged(same, chunk, changed.get(collection))) part = same;
       else {
         const data = encodePart(collection, chunk);
         const key = `${base}:${collection}-${n}`;
         await storage.setItemRaw(key, data);
         written.push(key);
-        part = { key, collection, count: chunk.length, sha256: sha256(data), rows: chunk, bytes: data.length };
+        part = { key, collection, count: chunk.length, sha256: sha256(data), ids: chunk.map((row) => row.id), bytes: data.length };
         await yieldToEventLoop(); // let requests through between parts
       }
       manifest.parts.push({ key: part.key, collection, count: part.count, sha256: part.sha256 });

@@ -54,6 +54,7 @@ interface Recovered {
 async function recover(tables: Tables, storage: Storage, journalDir: string | undefined): Promise<Recovered> {
   const snapshot = await loadSnapshot(storage);
   for (const [collection, row] of snapshot?.rows ?? []) tables.put(collection, row.id, row);
+  tables.takeChanged(); // what the snapshot holds; the replay's writes count from here
   const generation = snapshot?.manifest.gen ?? 0;
   const snapshotBytes = snapshot?.bytes ?? 0;
   const parts = snapshot?.parts ?? [];
@@ -118,22 +119,23 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
   async function runCheckpoint(): Promise<void> {
     // Between two transactions: take an image (records are immutable, so references will do)
     // and switch the journal to a new segment; what the image holds is in the older segments.
-    const { image, rotated } = await exclusive(async () => {
+    const { image, written, rotated } = await exclusive(async () => {
       const image = imageOf(tables);
       changed = false;
-      return { image, rotated: journal ? journal.rotate() : Promise.resolve(0) };
+      return { image, written: tables.takeChanged(), rotated: journal ? journal.rotate() : Promise.resolve(0) };
     });
     try {
       const segment = await rotated; // every line of the older segments is on disk
       const gen = generation + 1;
-      const written = await writeSnapshot(storage, image, gen, segment, syncBase, parts);
+      const snapshot = await writeSnapshot(storage, image, gen, segment, syncBase, parts, written);
       generation = gen;
-      snapshotBytes = written.bytes;
-      parts = written.parts;
+      snapshotBytes = snapshot.bytes;
+      parts = snapshot.parts;
       if (journal) await journal.removeBefore(segment);
       await removeSnapshotsBefore(storage, gen, syncBase, new Set(parts.map((part) => part.key)));
     } catch (error) {
       changed = true; // try again later; the journal still holds everything
+      parts = []; // and write every part then: the ids written before this image are not tracked any more
       throw error;
     }
   }

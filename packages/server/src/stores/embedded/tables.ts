@@ -25,6 +25,8 @@ class Table {
   readonly unique = new Map<string, Map<string, string>>();
   /** Notification deliveries only: the pending ones by due time. */
   readonly due: DueIndex<Row> | null = null;
+  /** Ids written (set or deleted) since the last `Tables.takeChanged`. */
+  changed = new Set<string>();
 
   constructor(readonly collection: Collection) {
     const schema = storeSchema[collection];
@@ -133,6 +135,7 @@ export class Tables {
   /** Sets (row) or deletes (null) a record without any check: loading, replay and undo. */
   put(collection: Collection, id: string, row: Row | null): void {
     const table = this.table(collection);
+    table.changed.add(id);
     const before = row ? table.rows.get(id) : undefined;
     if (before !== undefined && row) return table.replace(before, row);
     table.remove(id);
@@ -170,6 +173,19 @@ export class Tables {
   /** The `limit` pending notification deliveries due soonest at `now` (by due time, then id). */
   soonestDue(now: number, limit: number): Row[] {
     return this.table('notificationDeliveries').due!.soonest(now, limit);
+  }
+
+  /**
+   * The ids of every collection written since the previous call (or since creation), and a fresh
+   * start: a checkpoint takes them with its image, so it writes again only the parts they fall in.
+   */
+  takeChanged(): Map<Collection, ReadonlySet<string>> {
+    const taken = new Map<Collection, ReadonlySet<string>>();
+    for (const [collection, table] of this.tables) {
+      taken.set(collection, table.changed);
+      table.changed = new Set();
+    }
+    return taken;
   }
 
   /** Every collection with its records, for a full checkpoint. */
