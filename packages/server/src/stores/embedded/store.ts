@@ -120,17 +120,15 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
     // Between two transactions: take an image (records are immutable, so references will do)
     // and switch the journal to a new segment; what the image holds is in the older segments.
     const { image, written, rotated } = await exclusive(async () => {
-      const image = imageOf(tables);
       changed = false;
-      return { image, written: tables.takeChanged(), rotated: journal ? journal.rotate() : Promise.resolve(0) };
+      return { image: imageOf(tables), written: tables.takeChanged(), rotated: journal ? journal.rotate() : Promise.resolve(0) };
     });
     try {
       const segment = await rotated; // every line of the older segments is on disk
       const gen = generation + 1;
       const snapshot = await writeSnapshot(storage, image, gen, segment, syncBase, parts, written);
       generation = gen;
-      snapshotBytes = snapshot.bytes;
-      parts = snapshot.parts;
+      ({ bytes: snapshotBytes, parts } = snapshot);
       if (journal) await journal.removeBefore(segment);
       await removeSnapshotsBefore(storage, gen, syncBase, new Set(parts.map((part) => part.key)));
     } catch (error) {
