@@ -1,7 +1,7 @@
 import { base64urlDecode } from './base64url.js';
 import { decodeNative } from './_internal/base64url-bulk.js';
 import type { RevocationListContent } from './revocation-list.js';
-import { readTable } from './_internal/revocation-tables.js';
+import { readEntryTable } from './_internal/revocation-tables-wasm.js';
 
 /** Result of {@link parseRevocationPayload}: the checked list, or what is wrong with it. */
 export type ParsedRevocationPayload = { ok: true; list: RevocationListContent } | { ok: false; problem: string };
@@ -36,9 +36,9 @@ export function parseRevocationPayload(payload: Record<string, unknown>): Parsed
   if (licenseBytes === undefined) return { ok: false, problem: 'licenses must be a base64url string' };
   const activationBytes = typeof activations === 'string' ? decodeLarge(activations) : undefined;
   if (activationBytes === undefined) return { ok: false, problem: 'activations must be a base64url string' };
-  const licenseIndex = readTable(licenseBytes, false);
+  const licenseIndex = readEntryTable(licenseBytes, false);
   if (typeof licenseIndex === 'string') return { ok: false, problem: `licenses: ${licenseIndex}` };
-  const activationIndex = readTable(activationBytes, true);
+  const activationIndex = readEntryTable(activationBytes, true);
   if (typeof activationIndex === 'string') return { ok: false, problem: `activations: ${activationIndex}` };
   return {
     ok: true,

@@ -128,9 +128,15 @@ export interface EntryIndex {
   slots: Uint32Array;
 }
 
-function emptyIndex(maxEntries: number, stride: number): EntryIndex {
+/** @internal Slots of an index of at most `maxEntries`: a power of two, at least twice as many. */
+export function slotCount(maxEntries: number): number {
   let size = 8;
   while (size < maxEntries * 2) size *= 2;
+  return size;
+}
+
+function emptyIndex(maxEntries: number, stride: number): EntryIndex {
+  const size = slotCount(maxEntries);
   return { count: 0, mask: size - 1, stride, slots: new Uint32Array(size * stride) };
 }
 
@@ -151,9 +157,21 @@ export function findSlot(index: EntryIndex, key: EntryKey): number {
  * `freedAt` not before the epoch. Returns the problem as text when the bytes break one.
  */
 export function readTable(bytes: Uint8Array, activation: boolean): EntryIndex | string {
-  const entryBytes = activation ? ACTIVATION_ENTRY_BYTES : LICENSE_ENTRY_BYTES;
-  const index = emptyIndex(Math.floor(bytes.length / entryBytes), activation ? 4 : 3);
+  const index = emptyIndex(Math.floor(bytes.length / (activation ? ACTIVATION_ENTRY_BYTES : LICENSE_ENTRY_BYTES)), activation ? 4 : 3);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const read = activation ? readActivations : readLicenses;
+  return readGroups(bytes, activation, index, (at, count, until) => read(view, at, count, until, index));
+}
+
+/** @internal Reads `count` entries from `at` of a group into the index: null, or the problem. */
+export type GroupReader = (at: number, count: number, until: number) => string | null;
+
+/**
+ * @internal The group level of {@link readTable}: headers and their rules, each group's entries
+ * handed to `readGroup` (the loops below, or the WebAssembly ones of revocation-tables-wasm.ts).
+ */
+export function readGroups(bytes: Uint8Array, activation: boolean, index: EntryIndex, readGroup: GroupReader): EntryIndex | string {
+  const entryBytes = activation ? ACTIVATION_ENTRY_BYTES : LICENSE_ENTRY_BYTES;
   const end = bytes.length;
   let at = 0;
   let previousUntil = 0;
@@ -166,8 +184,9 @@ export function readTable(bytes: Uint8Array, activation: boolean): EntryIndex | 
     if (until <= previousUntil) return 'groups are not in strictly ascending until order';
     if (count === 0) return 'empty group';
     if (count > (end - at) / entryBytes) return 'truncated group';
-    const problem = activation ? readActivations(view, at, count, until, index) : readLicenses(view, at, count, until, index);
+    const problem = readGroup(at, count, until);
     if (problem !== null) return problem;
+    index.count += count;
     at += count * entryBytes;
     previousUntil = until;
   }
@@ -199,7 +218,6 @@ function readLicenses(b: DataView, start: number, count: number, until: number, 
     previousHi = hi;
     previousLo = lo;
   }
-  index.count += count;
   return null;
 }
 
@@ -228,6 +246,5 @@ function readActivations(b: DataView, start: number, count: number, until: numbe
     previousHi = hi;
     previousLo = lo;
   }
-  index.count += count;
   return null;
 }
