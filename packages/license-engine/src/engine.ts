@@ -77,7 +77,6 @@ function contextOf(deps: LicenseEngineDeps): EngineContext {
     servicePlans: deps.servicePlans ?? DEFAULT_SERVICE_PLANS,
     signers: new Map(),
     integrationHomes: new Map(),
-    renewalsDue: new Map(),
     revocationLists: new Map(),
     releaseKeyEmails: coalesce((licenseIds: string[]) => keyEmail.releaseKeyEmailsUnit(ctx, licenseIds)),
     queuedIn: new WeakSet(),

@@ -23,12 +23,6 @@ export interface EngineContext {
    * a webhook's unit reads the integration, its product and its account in one turn.
    */
   integrationHomes: Map<string, { accountId: string; productId: string }>;
-  /**
-   * When each floating machine's next validate is due to renew its lease (ms), by key hash and
-   * fingerprint, as this process last answered it: such a validate skips the read-only attempt it
-   * would throw away (client/renewal-hints.ts). Only a hint: the locked unit decides.
-   */
-  renewalsDue: Map<string, number>;
   /** The signed revocation list of each product last served, by product ID (its `seq` tells whether it is current). */
   revocationLists: Map<string, CachedRevocationList>;
   /** Ends key e-mail reservations, several in one unit of work when they come together (`releaseKeyEmail`). */
@@ -89,16 +83,19 @@ export async function transact<T>(
  * `undefined` (something must be written) again in a write unit, where it must not answer
  * `undefined`. With `admitted`, the read-only unit runs while it settles, and nothing more runs
  * (no write unit, no answer, no error of the read) before it resolves; its rejection is the answer.
- * `writeOptions`: the write unit's options (e.g. `sharedReads`).
+ * `writeOptions`: the write unit's options (e.g. `sharedReads`). `provisional`: read answers that
+ * answer no one either (the caller writes first, in a unit of its own, and answers from that).
  */
 export async function readMostly<T>(
   ctx: EngineContext,
   work: (tx: StoreTx, write: boolean) => Promise<T | undefined>,
   admitted?: PromiseLike<void>,
   writeOptions?: TransactionOptions,
+  provisional?: (result: T) => boolean,
 ): Promise<T> {
   // An `undefined` read answers no one: the store need not wait for what it read to be durable.
-  const reading = transact(ctx, (tx) => work(tx, false), { readOnly: true, discarded: (result) => result === undefined });
+  const discarded = (result: unknown) => result === undefined || provisional?.(result as T) === true;
+  const reading = transact(ctx, (tx) => work(tx, false), { readOnly: true, discarded });
   const read = admitted === undefined ? await reading : await afterAdmission(reading, admitted);
   if (read !== undefined) return read;
   return (await transact(ctx, (tx) => work(tx, true), writeOptions)) as T;

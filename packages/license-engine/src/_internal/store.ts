@@ -161,6 +161,21 @@ export interface StoreTx {
   insert<C extends Collection>(collection: C, record: RecordMap[C], options?: WriteOptions): Promise<void>;
   /** Replaces the record with the same id. Rejects with a `StoreConflictError` on a unique key clash. */
   update<C extends Collection>(collection: C, record: RecordMap[C], options?: WriteOptions): Promise<void>;
+  /**
+   * Optional: replaces `expected` by `record` (the same id) only while the stored record is still
+   * exactly `expected`, as read earlier (a compare and set: one conditional statement on a SQL
+   * store, without a lock taken beforehand). When it is not (changed or deleted meanwhile), the
+   * unit fails with a `StoreConflictError` on index `unchanged` and keeps nothing, so `transact`
+   * runs it again and the rerun reads what changed. Held like `{ defer: true }`. The engine uses it
+   * for a floating lease's renewal without the license row lock (docs/floating-seats.md) and for
+   * the lapses a check-out records; without it, it takes the locked path.
+   *
+   * @example
+   * ```ts
+   * if (tx.updateIfUnchanged) await tx.updateIfUnchanged('activations', read, { ...read, lastSeenAt: at });
+   * ```
+   */
+  updateIfUnchanged?<C extends Collection>(collection: C, expected: RecordMap[C], record: RecordMap[C]): Promise<void>;
   /** Deletes by id; deleting a missing record is not an error. */
   delete<C extends Collection>(collection: C, id: string, options?: WriteOptions): Promise<void>;
   /**

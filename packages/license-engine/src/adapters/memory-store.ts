@@ -196,6 +196,11 @@ function createTx(table: (c: Collection) => Table, overlay: Map<Collection, Map<
       checkUnique(collection, row);
       writes(collection).set(row.id, row);
     },
+    async updateIfUnchanged<C extends Collection>(collection: C, expected: RecordMap[C], record: RecordMap[C]) {
+      const stored = read(collection, (record as { id: string }).id);
+      if (!stored || JSON.stringify(stored) !== JSON.stringify(expected)) throw new StoreConflictError(collection, 'unchanged');
+      await tx.update(collection, record);
+    },
     async delete<C extends Collection>(collection: C, id: string) {
       if (read(collection, id)) writes(collection).set(id, null);
     },

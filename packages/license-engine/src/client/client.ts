@@ -15,9 +15,9 @@ import { timestampMs } from '../_internal/time.js';
 import { invalid } from '../_internal/validate.js';
 import { isFloating } from '../_internal/plan-seats.js';
 import { assertUsable, find, parse } from './lookup.js';
-import { heartbeatResolutionMs, holdSeat, keptLease } from './seats.js';
-import { noteRenewal, renewsNow } from './renewal-hints.js';
-import type { LeaseAnswer } from './seats.js';
+import { holdSeat, keptLease, quickRenewal } from './seats.js';
+import type { HeldSeat, LeaseAnswer } from './seats.js';
+import type { Found } from './lookup.js';
 
 export interface ActivateInput {
   product: string;
@@ -136,8 +136,6 @@ export async function activateParsed(
     const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, activation, signingKey: found.signingKey });
     return { unsigned, activation: activation.id, revocationListSeq: product.revocationSeq ?? 0 };
   });
-  // A check-out (or its refresh) wrote the lease now: the machine's validate renews after the resolution.
-  if (decided.lease) noteRenewal(ctx, req.keyHash, req.fingerprint, ctx.clock.now() + heartbeatResolutionMs(decided.lease.leaseSeconds));
   const certificate = await signCertificateOf(decided.unsigned);
   const answer = { certificate, activation: decided.activation, revocationListSeq: decided.revocationListSeq };
   return decided.lease ? { ...answer, lease: decided.lease } : answer;
@@ -167,64 +165,86 @@ export async function validate(ctx: EngineContext, input: ValidateInput, options
     await options.admitted; // a refusal of the host comes before the input's
     throw error;
   }
-  // Most validates write nothing: they read without locks in a read-only unit. Only when
-  // lastSeenAt (or the platform or app version), or a floating plan's lease, must be written does
-  // it run again, locked; a floating machine known to renew now runs locked at once.
-  const hinted = renewsNow(ctx, req.keyHash, req.fingerprint);
-  let decided: ValidateDecision;
-  try {
-    decided = hinted
-      ? await validateLocked(ctx, req, options.admitted)
-      : await readMostly(ctx, (tx, write) => validateIn(ctx, tx, req, write), options.admitted, VALIDATE_WRITE);
-  } catch (error) {
-    if (hinted) noteRenewal(ctx, req.keyHash, req.fingerprint, null);
-    throw error;
-  }
-  if (decided.renewDueAt !== undefined || hinted) noteRenewal(ctx, req.keyHash, req.fingerprint, decided.renewDueAt ?? null);
+  // Most validates write nothing: they read without locks in a read-only unit. A floating
+  // heartbeat that renews a lease with time left writes only its activation, compared and set
+  // against what the read found; anything else (lastSeenAt, details, a lapse) runs again, locked.
+  const read = await readMostly(ctx, (tx, write) => validateIn(ctx, tx, req, write), options.admitted, VALIDATE_WRITE, (r) => !isDecision(r));
+  const decided = isDecision(read) ? read : ((await renewQuickly(ctx, read)) ?? ((await transact(ctx, (tx) => validateIn(ctx, tx, req, true), VALIDATE_WRITE)) as ValidateDecision));
   const answer = { certificate: await signCertificateOf(decided.unsigned), revocationListSeq: decided.revocationListSeq };
   return decided.lease ? { ...answer, lease: decided.lease } : answer;
 }
 
-/** What a validate decided in its unit: the certificate to sign, and on a floating plan the lease and when the next validate renews (ms). */
+/** What a validate decided in its unit: the certificate to sign, and on a floating plan the lease. */
 interface ValidateDecision {
   unsigned: UnsignedCertificate;
   lease?: LeaseAnswer;
-  renewDueAt?: number;
   revocationListSeq: number;
 }
+
+/** A read-only attempt's finding that the heartbeat may renew without the license lock: what it read, the renewal, and when (ms). */
+interface QuickRenewal {
+  found: Found;
+  renewal: HeldSeat;
+  decidedAt: number;
+}
+
+/** A quick renewal decided longer ago than this goes to the locked unit: its 30 s margin must cover the time to its write. */
+const QUICK_RENEWAL_WINDOW_MS = 5_000;
+
+const isDecision = (r: ValidateDecision | QuickRenewal): r is ValidateDecision => 'unsigned' in r;
 
 /**
  * Validate's locked unit never changes a record it read (every write below is a new object spread
  * from one; audited with `holdSeat`, `tidyLapsed`, `recordLapse`, `audit` and `prepareCertificate`),
- * so a store may hand it shared frozen records instead of copies: a renewing heartbeat (each one
- * on the SDK's schedule) reads six records and writes one.
+ * so a store may hand it shared frozen records instead of copies.
  */
 const VALIDATE_WRITE = { sharedReads: true } as const;
 
-/** A validate's locked unit at once (no read-only attempt), once the host has admitted the call. */
-async function validateLocked(ctx: EngineContext, req: ReturnType<typeof parse>, admitted?: PromiseLike<void>): Promise<ValidateDecision> {
-  await admitted;
-  return (await transact(ctx, (tx) => validateIn(ctx, tx, req, true), VALIDATE_WRITE))!; // a writing unit always decides
+/**
+ * Stores a {@link quickRenewal} in a unit of its own: one compare and set of the activation
+ * against the record the read-only attempt found (docs/decisions/license-engine.md, "Renewing
+ * without the license lock"), then the certificate of the lease stored. Undefined when the record
+ * changed since, the decision is older than {@link QUICK_RENEWAL_WINDOW_MS}, or the store cannot
+ * compare and set: the locked unit then decides.
+ */
+async function renewQuickly(ctx: EngineContext, { found, renewal, decidedAt }: QuickRenewal): Promise<ValidateDecision | undefined> {
+  return transact(
+    ctx,
+    async (tx, clash) => {
+      if (clash !== null || !tx.updateIfUnchanged || ctx.clock.now() - decidedAt > QUICK_RENEWAL_WINDOW_MS) return undefined;
+      await tx.updateIfUnchanged('activations', found.activation!, renewal.activation);
+      const { license, plan, product, signingKey } = found;
+      const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, activation: renewal.activation, signingKey, lease: renewal.lease });
+      return { unsigned, lease: renewal.lease, revocationListSeq: product.revocationSeq ?? 0 };
+    },
+    VALIDATE_WRITE,
+  );
 }
 
-/** One validate in `tx`; without `write`, undefined when the activation needs writing. */
-async function validateIn(ctx: EngineContext, tx: StoreTx, req: ReturnType<typeof parse>, write: boolean): Promise<ValidateDecision | undefined> {
+/**
+ * One validate in `tx`. Without `write` (read-only), a {@link QuickRenewal} when the heartbeat may
+ * renew without the license lock, undefined when it must write locked; with `write` (locked), always a decision.
+ */
+async function validateIn(ctx: EngineContext, tx: StoreTx, req: ReturnType<typeof parse>, write: boolean): Promise<ValidateDecision | QuickRenewal | undefined> {
   const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint, write);
   assertUsable(ctx, found);
   const seen = found.activation;
   if (!seen) throw new LicensingError('not_activated', 'this machine is not activated on the license');
   if (isFloating(found.plan)) {
-    // A heartbeat soon after the last renewal answers the stored lease; otherwise it renews, locked.
-    let lease = keptLease(found, req, ctx.clock.now());
+    // A heartbeat soon after the last renewal answers the stored lease; otherwise it renews.
+    const nowMs = ctx.clock.now();
+    let lease = keptLease(found, req, nowMs);
     let renewed: ActivationRecord | null = null;
     if (lease === null) {
-      if (!write) return undefined;
+      if (!write) {
+        const renewal = tx.updateIfUnchanged ? quickRenewal(found, req, nowMs) : null;
+        return renewal === null ? undefined : { found, renewal, decidedAt: nowMs };
+      }
       ({ lease, activation: renewed } = await holdSeat(ctx, tx, found, { ...req, name: null }));
     }
     const { license, plan, product, signingKey } = found;
     const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, activation: renewed ?? seen, signingKey, lease });
-    const renewDueAt = timestampMs((renewed ?? seen).lastSeenAt) + heartbeatResolutionMs(lease.leaseSeconds);
-    return { unsigned, lease, renewDueAt, revocationListSeq: product.revocationSeq ?? 0 };
+    return { unsigned, lease, revocationListSeq: product.revocationSeq ?? 0 };
   }
   const next = { ...seen, platform: req.platform ?? seen.platform, appVersion: req.appVersion ?? seen.appVersion };
   // Coalesced: the hottest path writes only when lastSeenAt moves by more than the resolution (or details change).

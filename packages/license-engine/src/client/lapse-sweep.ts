@@ -3,6 +3,7 @@ import type { EngineContext } from '../_internal/context.js';
 import { transact } from '../_internal/context.js';
 import { lapseUnrecorded } from '../_internal/lease.js';
 import { recordLapse } from '../_internal/lease-audit.js';
+import { replaceActivation } from './seats.js';
 
 /** Activations read per page of a sweep, and the most licenses one unit of work records for. */
 const SWEEP_PAGE = 200;
@@ -58,7 +59,7 @@ async function recordLapsesOf(ctx: EngineContext, licenseIds: readonly string[])
       const account = (await tx.get('accounts', license.accountId)) ?? undefined;
       const lapsed = (await tx.findMany('activations', { licenseId: license.id })).filter((a: ActivationRecord) => lapseUnrecorded(a, nowMs));
       for (const activation of lapsed) {
-        await tx.update('activations', await recordLapse(ctx, tx, activation, account), { defer: true });
+        await replaceActivation(tx, activation, await recordLapse(ctx, tx, activation, account));
         recorded++;
       }
     }

@@ -28,8 +28,11 @@ export interface LeaseAnswer {
   borrowedUntil: Timestamp | null;
 }
 
-/** A heartbeat of a lease with less than this left also writes the license row, as a check-out does. */
-const LATE_HEARTBEAT_MS = 30_000;
+/**
+ * A heartbeat of a lease with less than this left also writes the license row, as a check-out does;
+ * with at least this left it may renew without the license row lock ({@link quickRenewal}).
+ */
+export const LATE_HEARTBEAT_MS = 30_000;
 
 /**
  * The most a validate's heartbeat may leave unrenewed (a sixth of the lease when that is shorter):
@@ -90,6 +93,38 @@ export function keptLease(found: Found, req: Pick<SeatRequest, 'platform' | 'app
   return { leaseSeconds, leaseExpiresAt: row.leaseExpiresAt, borrowedUntil: borrowOf(row, nowMs) };
 }
 
+/**
+ * The renewal of a heartbeat that needs no license row lock (docs/decisions/license-engine.md,
+ * "Renewing without the license lock"), or null when it must take the locked path ({@link holdSeat}): the
+ * machine's lease is live with at least {@link LATE_HEARTBEAT_MS} left, no borrow is recorded, and
+ * its platform and app version are unchanged. Such a renewal changes no seat count: it moves
+ * `lastSeenAt` and `leaseExpiresAt` exactly as {@link holdSeat} would (which then writes neither
+ * the license row nor an audit event), and the caller stores it with `updateIfUnchanged` against
+ * the record it read, so any change since (a lapse recorded, a borrow, a plan change, a freed
+ * machine, another renewal) sends it to the locked path instead.
+ */
+export function quickRenewal(found: Found, req: Pick<SeatRequest, 'platform' | 'appVersion'>, nowMs: number): HeldSeat | null {
+  const row = found.activation;
+  if (row === null || row.leaseExpiresAt == null || (row.borrowedUntil ?? null) !== null) return null;
+  if (timestampMs(row.leaseExpiresAt) - nowMs < LATE_HEARTBEAT_MS) return null;
+  if ((req.platform ?? row.platform) !== row.platform || (req.appVersion ?? row.appVersion) !== row.appVersion) return null;
+  const leaseSeconds = leaseSecondsOf(found.plan);
+  const issuedAt = issuedAtOf(nowMs, row);
+  const leaseExpiresAt = later(row.leaseExpiresAt, toTimestamp((issuedAt + leaseSeconds) * 1000));
+  const activation = { ...row, lastSeenAt: toTimestamp(nowMs), leaseExpiresAt, borrowedUntil: null };
+  return { activation, lease: { leaseSeconds, leaseExpiresAt, borrowedUntil: null }, created: false };
+}
+
+/**
+ * Writes `next` over the activation `read` (held): only while the stored row is still `read` where
+ * the store can check it, since a renewal without the license lock ({@link quickRenewal}) may have
+ * changed it since this unit read it; a change fails the unit and `transact` runs it again.
+ */
+export async function replaceActivation(tx: StoreTx, read: ActivationRecord, next: ActivationRecord): Promise<void> {
+  if (tx.updateIfUnchanged) await tx.updateIfUnchanged('activations', read, next);
+  else await tx.update('activations', next, { defer: true });
+}
+
 const later = (a: Timestamp | null, b: Timestamp): Timestamp => (a !== null && timestampMs(a) > timestampMs(b) ? a : b);
 
 /**
@@ -143,7 +178,7 @@ export async function holdSeat(ctx: EngineContext, tx: StoreTx, found: Found, re
       leaseExpiresAt,
       borrowedUntil,
     };
-    await tx.update('activations', activation, { defer: true });
+    await replaceActivation(tx, row, activation);
   } else {
     activation = { ...newActivation(ctx, license, req, at, found.freedAt), leaseExpiresAt, borrowedUntil };
     await tx.insert('activations', activation, { defer: true });
@@ -189,7 +224,7 @@ async function tidyLapsed(ctx: EngineContext, tx: StoreTx, found: Found, others:
     if (!lapseUnrecorded(other, nowMs) && !isExpiredRow(other, nowMs)) continue;
     const marked = await recordLapse(ctx, tx, other, found.account);
     if (!isExpiredRow(other, nowMs)) {
-      await tx.update('activations', marked, { defer: true });
+      await replaceActivation(tx, other, marked);
       continue;
     }
     await tx.delete('activations', other.id, { defer: true });

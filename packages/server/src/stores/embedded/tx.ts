@@ -261,6 +261,12 @@ export function openTx(tables: Tables, readOnly = false, sharedReads = false): O
       checkUnique(collection, row);
       write(collection, row.id, row);
     },
+    async updateIfUnchanged<C extends Collection>(collection: C, expected: RecordMap[C], record: RecordMap[C]) {
+      writable();
+      const stored = tables.get(collection, (record as { id: string }).id); // units run one at a time
+      if (!stored || !sameJson(stored, expected)) throw new StoreConflictError(collection, 'unchanged');
+      await tx.update(collection, record);
+    },
     async delete<C extends Collection>(collection: C, id: string) {
       writable();
       if (tables.get(collection, id)) write(collection, id, null);

@@ -1,3 +1,4 @@
+import { StoreConflictError } from '@svc-licensing/license-engine';
 import type { Collection } from '@svc-licensing/license-engine';
 import type { ResultSetHeader } from 'mysql2/promise';
 import type { SqlValue } from './statement.js';
@@ -27,14 +28,19 @@ const unmatchedGuard = (index: number) =>
 /**
  * A write held for later (`{ defer: true }`): sent with the unit's next statement or its COMMIT.
  * `collection` names the clash of a duplicate key; `mustMatch` makes a write that matched no row
- * (an update of a missing record) fail the unit.
+ * (an update of a missing record) fail the unit, with a `StoreConflictError` on index `unchanged`
+ * when `unchanged` (a compare and set that found the record changed: `updateIfUnchanged`).
  */
 export interface HeldWrite {
   sql: string;
   values: readonly SqlValue[];
   collection: Collection;
   mustMatch?: string;
+  unchanged?: true;
 }
+
+/** The failure of a held write that matched no row: its `mustMatch` message, or the compare and set's conflict. */
+const unmatchedFailure = (w: HeldWrite): Error => (w.unchanged ? new StoreConflictError(w.collection, 'unchanged') : new Error(w.mustMatch ?? ''));
 
 /** A statement of its own, asked for by `work`, that goes in a held batch's query. */
 export interface Statement {
@@ -98,18 +104,18 @@ export class HeldBatch {
   }
 
   /** Without guard blocks: the message of the first held update that matched no row, else null. */
-  firstUnmatched(results: readonly unknown[]): string | null {
+  firstUnmatched(results: readonly unknown[]): Error | null {
     if (this.#guarded) return null;
     const unmatched = this.#writes.find((w, i) => w.mustMatch && (results[i] as ResultSetHeader | undefined)?.affectedRows === 0);
-    return unmatched?.mustMatch ?? null;
+    return unmatched ? unmatchedFailure(unmatched) : null;
   }
 
   /** With guard blocks: the message of the held update whose guard failed the query, or null for any other error. */
-  unmatchedBy(error: unknown): string | null {
+  unmatchedBy(error: unknown): Error | null {
     const { errno, sqlMessage } = error as { errno?: number; sqlMessage?: string };
     if (errno !== ER_SIGNAL_EXCEPTION || !sqlMessage?.startsWith(UNMATCHED)) return null;
     // A guard follows only an update with `mustMatch`.
-    return this.#writes[Number(sqlMessage.slice(UNMATCHED.length))]!.mustMatch ?? '';
+    return unmatchedFailure(this.#writes[Number(sqlMessage.slice(UNMATCHED.length))]!);
   }
 
   /** The collections written, to name the clash of a duplicate key. */

@@ -200,6 +200,17 @@ export function createTx(
       // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
       if (result.affectedRows === 0) throw new Error(missing);
     },
+    async updateIfUnchanged(collection, expected, record) {
+      writable();
+      const { names, values } = recordColumns(collection, record);
+      // The whole stored document must still be the one read (`doc` compares as binary: utf8mb4_bin).
+      const sql = `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ? AND \`doc\` = ?`;
+      const bound = [JSON.stringify(record), ...values, columnValue(record.id), JSON.stringify(expected)];
+      const held: HeldWrite = { sql, values: bound, collection, mustMatch: `no ${collection} record ${record.id} as read`, unchanged: true };
+      if (options.hold) return options.hold(held);
+      const result = await write(collection, sql, bound);
+      if (result.affectedRows === 0) throw new StoreConflictError(collection, 'unchanged');
+    },
     async delete(collection, id, writeOptions) {
       writable();
       const sql = `DELETE FROM ${quote(tables[collection].table)} WHERE \`id\` = ?`;

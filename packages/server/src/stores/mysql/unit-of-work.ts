@@ -210,7 +210,7 @@ export class UnitOfWork {
     } catch (error) {
       if (isServerError(error)) {
         const unmatched = batch.unmatchedBy(error);
-        this.#doomed = unmatched === null ? conflictOf(error, batch.collections()) : new Error(unmatched);
+        this.#doomed = unmatched ?? conflictOf(error, batch.collections());
         throw this.#doomed;
       }
       this.#doomed = this.#connectionBroke(error, batch.commits);
@@ -219,7 +219,7 @@ export class UnitOfWork {
     if (open) this.#savepoint = true;
     const unmatched = batch.firstUnmatched(results);
     if (unmatched !== null) {
-      this.#doomed = new Error(unmatched);
+      this.#doomed = unmatched;
       throw this.#doomed;
     }
     if (batch.commitAfterCheck) await this.#control('COMMIT');
