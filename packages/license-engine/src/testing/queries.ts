@@ -44,27 +44,7 @@ export function queryCases(store: () => Store): void {
     expect(await run((tx) => tx.findOne('activations', { licenseId: renewed.licenseId, fingerprint: renewed.fingerprint }))).toEqual(renewed);
   });
 
-  it('updateIfUnchanged writes only over the record as read: a changed or deleted one fails the unit with a conflict and keeps nothing', async () => {
-    if (!(await run(async (tx) => tx.updateIfUnchanged !== undefined))) return; // optional in the port
-    const read = sample('activations', { leaseExpiresAt: '2030-01-01T00:15:00Z', borrowedUntil: null, lapseRecorded: null });
-    await run((tx) => tx.insert('activations', read));
-    const renew = (tx: StoreTx, expected: RecordMap['activations'], leaseExpiresAt: string) =>
-      tx.updateIfUnchanged!('activations', expected, { ...expected, leaseExpiresAt });
-    await run((tx) => renew(tx, read, '2030-01-01T00:30:00Z'));
-    const renewed = { ...read, leaseExpiresAt: '2030-01-01T00:30:00Z' };
-    expect(await run((tx) => tx.get('activations', read.id))).toEqual(renewed);
-    const other = sample('licenses');
-    const stale = run(async (tx) => {
-      await tx.insert('licenses', other);
-      await renew(tx, read, '2030-01-01T00:45:00Z');
-    });
-    await expect(stale).rejects.toMatchObject({ code: 'store_conflict', collection: 'activations', index: 'unchanged' });
-    expect(await run((tx) => tx.get('activations', read.id))).toEqual(renewed);
-    expect(await run((tx) => tx.get('licenses', other.id))).toBeNull();
-    await run((tx) => tx.delete('activations', read.id));
-    await expect(run((tx) => renew(tx, renewed, '2030-01-01T01:00:00Z'))).rejects.toMatchObject({ code: 'store_conflict', index: 'unchanged' });
-    expect(await run((tx) => tx.get('activations', read.id))).toBeNull();
-  });
+  compareAndSetCase(run, sample);
 
   it('returns null for a missing ID and deletes a missing record without error', async () => {
     expect(await run((tx) => tx.get('licenses', 'lic_missing'))).toBeNull();
@@ -217,5 +197,30 @@ export function pagingCases(store: () => Store): void {
         expect(await run((tx) => tx.get(collection, second.id))).toEqual(second);
       }
     }
+  });
+}
+
+/** `updateIfUnchanged` (optional in the port): writes only over the record as read. */
+function compareAndSetCase(run: <T>(work: (tx: StoreTx) => Promise<T>) => Promise<T>, sample: ReturnType<typeof createSamples>): void {
+  it('updateIfUnchanged writes only over the record as read: a changed or deleted one fails the unit with a conflict and keeps nothing', async () => {
+    if (!(await run(async (tx) => tx.updateIfUnchanged !== undefined))) return; // optional in the port
+    const read = sample('activations', { leaseExpiresAt: '2030-01-01T00:15:00Z', borrowedUntil: null, lapseRecorded: null });
+    await run((tx) => tx.insert('activations', read));
+    const renew = (tx: StoreTx, expected: RecordMap['activations'], leaseExpiresAt: string) =>
+      tx.updateIfUnchanged!('activations', expected, { ...expected, leaseExpiresAt });
+    await run((tx) => renew(tx, read, '2030-01-01T00:30:00Z'));
+    const renewed = { ...read, leaseExpiresAt: '2030-01-01T00:30:00Z' };
+    expect(await run((tx) => tx.get('activations', read.id))).toEqual(renewed);
+    const other = sample('licenses');
+    const stale = run(async (tx) => {
+      await tx.insert('licenses', other);
+      await renew(tx, read, '2030-01-01T00:45:00Z');
+    });
+    await expect(stale).rejects.toMatchObject({ code: 'store_conflict', collection: 'activations', index: 'unchanged' });
+    expect(await run((tx) => tx.get('activations', read.id))).toEqual(renewed);
+    expect(await run((tx) => tx.get('licenses', other.id))).toBeNull();
+    await run((tx) => tx.delete('activations', read.id));
+    await expect(run((tx) => renew(tx, renewed, '2030-01-01T01:00:00Z'))).rejects.toMatchObject({ code: 'store_conflict', index: 'unchanged' });
+    expect(await run((tx) => tx.get('activations', read.id))).toBeNull();
   });
 }

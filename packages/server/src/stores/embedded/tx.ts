@@ -34,6 +34,11 @@ const shared = (row: Row): Row => {
 };
 const byId = (a: Row, b: Row): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** `StoreTx.updateIfUnchanged` of the embedded store: units run one at a time, so comparing with the stored row is enough. */
+async function updateIfSame<C extends Collection>(tables: Tables, tx: StoreTx, collection: C, expected: RecordMap[C], record: RecordMap[C]): Promise<void> {
+  if (!sameJson(tables.get(collection, (record as { id: string }).id) ?? null, expected)) throw new StoreConflictError(collection, 'unchanged');
+  await tx.update(collection, record);
+}
 /**
  * Whether two stored records have the same JSON (what the journal would hold), without encoding
  * them: a claim or a recorded attempt changes a delivery whose body is kilobytes of JSON, and two
@@ -261,12 +266,7 @@ export function openTx(tables: Tables, readOnly = false, sharedReads = false): O
       checkUnique(collection, row);
       write(collection, row.id, row);
     },
-    async updateIfUnchanged<C extends Collection>(collection: C, expected: RecordMap[C], record: RecordMap[C]) {
-      writable();
-      const stored = tables.get(collection, (record as { id: string }).id); // units run one at a time
-      if (!stored || !sameJson(stored, expected)) throw new StoreConflictError(collection, 'unchanged');
-      await tx.update(collection, record);
-    },
+    updateIfUnchanged: (collection, expected, record) => updateIfSame(tables, tx, collection, expected, record),
     async delete<C extends Collection>(collection: C, id: string) {
       writable();
       if (tables.get(collection, id)) write(collection, id, null);

@@ -87,6 +87,25 @@ class HeldRows {
 }
 
 /**
+ * `StoreTx.updateIfUnchanged`: one UPDATE matching the row only while its whole document is still
+ * the one read (`doc` compares as binary: utf8mb4_bin), held for the COMMIT when the unit holds
+ * writes; matching no row fails the unit with a `StoreConflictError` on index `unchanged`.
+ */
+async function updateIfUnchanged<C extends Collection>(
+  collection: C,
+  expected: RecordMap[C],
+  record: RecordMap[C],
+  hold: ((write: HeldWrite) => void) | undefined,
+  write: (collection: Collection, sql: string, values: SqlValue[]) => Promise<ResultSetHeader>,
+): Promise<void> {
+  const { names, values } = recordColumns(collection, record);
+  const sql = `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ? AND \`doc\` = ?`;
+  const bound = [JSON.stringify(record), ...values, columnValue(record.id), JSON.stringify(expected)];
+  if (hold) return hold({ sql, values: bound, collection, mustMatch: `no ${collection} record ${record.id} as read`, unchanged: true });
+  if ((await write(collection, sql, bound)).affectedRows === 0) throw new StoreConflictError(collection, 'unchanged');
+}
+
+/**
  * The store operations of one unit of work, as SQL on one connection. Every value is bound to a
  * placeholder; identifiers come only from the fixed table maps.
  */
@@ -200,17 +219,7 @@ export function createTx(
       // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
       if (result.affectedRows === 0) throw new Error(missing);
     },
-    async updateIfUnchanged(collection, expected, record) {
-      writable();
-      const { names, values } = recordColumns(collection, record);
-      // The whole stored document must still be the one read (`doc` compares as binary: utf8mb4_bin).
-      const sql = `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ? AND \`doc\` = ?`;
-      const bound = [JSON.stringify(record), ...values, columnValue(record.id), JSON.stringify(expected)];
-      const held: HeldWrite = { sql, values: bound, collection, mustMatch: `no ${collection} record ${record.id} as read`, unchanged: true };
-      if (options.hold) return options.hold(held);
-      const result = await write(collection, sql, bound);
-      if (result.affectedRows === 0) throw new StoreConflictError(collection, 'unchanged');
-    },
+    updateIfUnchanged: (collection, expected, record) => (writable(), updateIfUnchanged(collection, expected, record, options.hold, write)),
     async delete(collection, id, writeOptions) {
       writable();
       const sql = `DELETE FROM ${quote(tables[collection].table)} WHERE \`id\` = ?`;
