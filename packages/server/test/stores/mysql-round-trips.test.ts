@@ -124,6 +124,24 @@ describe('mysql store round trips', () => {
     expect(locked.trips).toEqual(['query SELECT counters FOR UPDATE + SELECT counters', 'query UPDATE counters + UPDATE counters + GUARD + COMMIT']);
   });
 
+  test('held inserts of one table go as one multi-row INSERT, consecutive held deletes of one table as one DELETE', async () => {
+    const { trips } = await roundTrips(store, async (tx) => {
+      await tx.insert('counters', counter('joined-1'), { defer: true });
+      await tx.update('counters', counter('a', 3), { defer: true });
+      await tx.insert('counters', counter('joined-2'), { defer: true });
+      await tx.insert('counters', counter('joined-3'), { defer: true });
+    });
+    expect(trips).toEqual(['query INSERT counters + UPDATE counters + GUARD + INSERT counters + COMMIT']);
+    const ids = ['joined-1', 'joined-2', 'joined-3'];
+    const read = (tx: StoreTx) => Promise.all([...ids, 'a'].map((id) => tx.get('counters', id)));
+    expect((await store.transaction(read)).map((r) => r?.id)).toEqual([...ids, 'a']);
+    const deleted = await roundTrips(store, async (tx) => {
+      for (const id of ids) await tx.delete('counters', id, { defer: true });
+    });
+    expect(deleted.trips).toEqual(['query DELETE counters + COMMIT']);
+    expect(await store.transaction(read)).toEqual([null, null, null, counter('a', 3)]);
+  });
+
   test('without guard blocks (MySQL 8) held updates go first and the COMMIT follows their check', async () => {
     const { trips } = await roundTrips(plain, async (tx) => {
       await tx.update('counters', counter('a', 3), { defer: true });

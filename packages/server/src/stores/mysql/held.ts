@@ -1,6 +1,8 @@
 import { StoreConflictError } from '@svc-licensing/license-engine';
 import type { Collection } from '@svc-licensing/license-engine';
 import type { ResultSetHeader } from 'mysql2/promise';
+import { joinHeld } from './held-merge.js';
+import type { Joinable } from './held-merge.js';
 import type { SqlValue } from './statement.js';
 
 const ER_SIGNAL_EXCEPTION = 1644;
@@ -37,6 +39,8 @@ export interface HeldWrite {
   collection: Collection;
   mustMatch?: string;
   unchanged?: true;
+  /** Set on a one-row insert or delete by id that may go in one statement with others (held-merge.ts). */
+  joinable?: Joinable;
 }
 
 /** The failure of a held write that matched no row: its `mustMatch` message, or the compare and set's conflict. */
@@ -49,11 +53,12 @@ export interface Statement {
 }
 
 /**
- * One query that sends held writes: the writes in the order held, then COMMIT (`commit`), or the
- * `reads` whose results the caller needs (not `commit`). A held update that must match its row is
- * checked before anything commits: `guarded` (MariaDB) puts a guard block after each such update,
- * which fails the query before its COMMIT; otherwise the COMMIT is left out (`commitAfterCheck`)
- * for the caller to send once it has checked the matched rows ({@link firstUnmatched}).
+ * One query that sends held writes: the writes in the order held (a few joined in one statement,
+ * {@link joinHeld}), then COMMIT (`commit`), or the `reads` whose results the caller needs (not
+ * `commit`). A held update that must match its row is checked before anything commits: `guarded`
+ * (MariaDB) puts a guard block after each such update, which fails the query before its COMMIT;
+ * otherwise the COMMIT is left out (`commitAfterCheck`) for the caller to send once it has checked
+ * the matched rows ({@link firstUnmatched}).
  */
 export class HeldBatch {
   readonly sql: string;
@@ -76,6 +81,7 @@ export class HeldBatch {
     reads: readonly Statement[],
     savepoint: { open: boolean; release: boolean } = { open: false, release: false },
   ) {
+    writes = joinHeld(writes);
     this.#writes = writes;
     this.#guarded = commit && guardBlocks;
     this.commitAfterCheck = commit && !this.#guarded && writes.some((w) => w.mustMatch);

@@ -197,10 +197,10 @@ export function createTx(
     async insert(collection, record, writeOptions) {
       writable();
       const { names, values } = recordColumns(collection, record);
-      const placeholders = ['?', '?', ...names.map(() => '?')].join(', ');
-      const sql = `INSERT INTO ${quote(tables[collection].table)} (\`id\`, \`doc\`${names.map((n) => `, ${n}`).join('')}) VALUES (${placeholders})`;
+      const head = `INSERT INTO ${quote(tables[collection].table)} (\`id\`, \`doc\`${names.map((n) => `, ${n}`).join('')})`;
+      const sql = `${head} VALUES (${['?', '?', ...names.map(() => '?')].join(', ')})`;
       const bound = [columnValue(record.id), JSON.stringify(record), ...values];
-      if (writeOptions?.defer && options.hold) options.hold({ sql, values: bound, collection });
+      if (writeOptions?.defer && options.hold) options.hold({ sql, values: bound, collection, joinable: { kind: 'insert', head } });
       else await write(collection, sql, bound);
       held.add(collection, record.id);
     },
@@ -222,10 +222,10 @@ export function createTx(
     updateIfUnchanged: (collection, expected, record) => (writable(), updateIfUnchanged(collection, expected, record, options.hold, write)),
     async delete(collection, id, writeOptions) {
       writable();
-      const sql = `DELETE FROM ${quote(tables[collection].table)} WHERE \`id\` = ?`;
+      const head = `DELETE FROM ${quote(tables[collection].table)} WHERE \`id\``;
       held.delete(collection, id);
-      if (writeOptions?.defer && options.hold) return options.hold({ sql, values: [id], collection });
-      await run<ResultSetHeader>(sql, [id]);
+      if (writeOptions?.defer && options.hold) return options.hold({ sql: `${head} = ?`, values: [id], collection, joinable: { kind: 'delete', head } });
+      await run<ResultSetHeader>(`${head} = ?`, [id]);
     },
   };
 }

@@ -20,16 +20,16 @@
 // 6. An update must match its row (ROW_COUNT guards): before the COMMIT, on MariaDB, through a
 //    guard block after each held update that must match, which fails the query before its
 //    COMMIT; elsewhere the held writes go without the COMMIT, their matched rows are checked, and
-//    the COMMIT follows alone. A held write that failed fails the unit.
+//    the COMMIT follows alone. A held write that failed fails the unit. Held one-row inserts and
+//    deletes of a table join in one statement where held-merge.ts allows.
 // 7. The end waits for every statement: COMMIT or ROLLBACK goes only after every statement the
 //    unit asked for has its answer (one `work` did not await included).
 // 8. A failure dooms the attempt: after a deadlock or lock-wait timeout, a broken connection or
 //    a failed held batch, nothing more is sent, and the unit fails with that error even if `work`
 //    swallowed it. Other answers of the server (a duplicate key) are `work`'s to handle.
 // 9. Read-only units run on autocommitted sessions: their SELECTs need no COMMIT or ROLLBACK,
-//    and a write is refused before it is sent. Each of their queries takes a connection of the
-//    read pool for itself and returns it with the answer, so a read-only unit holds none while it
-//    waits for anything else (ClientLicenseReads, which takes its own).
+//    and a write is refused before it is sent. Each of their queries takes a read pool connection
+//    and returns it with the answer: a read-only unit holds none while it waits for anything else.
 // 10. A unit of work takes its pooled connection with its first query: a unit that sends nothing
 //    takes none, and sends no COMMIT.
 // 11. On Galera, a unit that is not read-only sets a savepoint with its first multi-statement query
