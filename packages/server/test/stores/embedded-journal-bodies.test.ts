@@ -1,35 +1,16 @@
-import { appendFile, cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, cp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { NotificationDeliveryRecord } from '@svc-licensing/license-engine';
-import { openEmbeddedStore } from '../../src/stores/embedded/index.js';
-import type { EmbeddedStore } from '../../src/stores/embedded/index.js';
+import { useEmbeddedDirs } from '../support/embedded-dirs.js';
 
 // A notification's body is the exact bytes every attempt sends and signs. The journal writes a
 // body that is JSON after the record's JSON, unescaped: whatever the body holds, a restart must
 // give it back byte for byte, and journals written before this format must still load.
 
-const dirs: string[] = [];
-const stores: EmbeddedStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close().catch(() => undefined);
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-async function open(dir: string): Promise<EmbeddedStore> {
-  const store = await openEmbeddedStore(dir);
-  stores.push(store);
-  return store;
-}
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-embedded-bodies-'));
-  dirs.push(dir);
-  return dir;
-}
+const { tempDir, open } = useEmbeddedDirs('svc-embedded-bodies-');
 
 function delivery(id: string, body: string): NotificationDeliveryRecord {
   return {

@@ -1,33 +1,14 @@
-import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CounterRecord, StoreTx } from '@svc-licensing/license-engine';
-import { openEmbeddedStore } from '../../src/stores/embedded/index.js';
-import type { EmbeddedStore } from '../../src/stores/embedded/index.js';
+import { useEmbeddedDirs } from '../support/embedded-dirs.js';
 
 // A checkpoint writes again only the snapshot parts (5,000 records of one collection) whose records
 // changed; unchanged ones (audit events, kept notification deliveries) are named by the new
 // manifest and kept by the cleanup.
 
-const dirs: string[] = [];
-const stores: EmbeddedStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close().catch(() => undefined);
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-embedded-reuse-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function open(dir: string): Promise<EmbeddedStore> {
-  const store = await openEmbeddedStore(dir);
-  stores.push(store);
-  return store;
-}
+const { tempDir, open } = useEmbeddedDirs('svc-embedded-reuse-');
 
 const id = (i: number) => `c${String(i).padStart(5, '0')}`;
 const counter = (i: number, count: number): CounterRecord => ({ id: id(i), accountId: 'acc_1', count, expiresAt: '2030-01-01T00:00:00Z' });

@@ -1,31 +1,13 @@
-import { appendFile, cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createStorage } from 'unstorage';
 import { StoreConflictError } from '@svc-licensing/license-engine';
 import type { CounterRecord, StoreTx } from '@svc-licensing/license-engine';
 import { createEmbeddedStore, openEmbeddedStore } from '../../src/stores/embedded/index.js';
-import type { EmbeddedStore } from '../../src/stores/embedded/index.js';
+import { useEmbeddedDirs } from '../support/embedded-dirs.js';
 
-const dirs: string[] = [];
-const stores: EmbeddedStore[] = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close().catch(() => undefined);
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-embedded-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function open(dir: string): Promise<EmbeddedStore> {
-  const store = await openEmbeddedStore(dir);
-  stores.push(store);
-  return store;
-}
+const { tempDir, open, track } = useEmbeddedDirs('svc-embedded-');
 
 const counter = (id: string, count: number): CounterRecord => ({ id, accountId: 'acc_1', count, expiresAt: '2030-01-01T00:00:00Z' });
 const bump = (id: string) => async (tx: StoreTx) => {
@@ -216,7 +198,7 @@ describe('embedded store on a data folder', () => {
     const dir = await tempDir();
     const failures: unknown[] = [];
     const store = await openEmbeddedStore(dir, { onFailure: (error) => failures.push(error) });
-    stores.push(store);
+    track(store);
     await store.transaction(bump('c'));
     await symlink('/dev/full', join(dir, 'journal', '000000000002.log')); // the next segment: every write gets ENOSPC
     await store.checkpoint();
@@ -250,13 +232,13 @@ describe('embedded store on the unstorage memory driver', () => {
     await store.close();
     expect(await storage.getKeys()).toEqual(['snapshots:000000000001:counters-0', 'snapshots:000000000001:manifest']);
     const again = await createEmbeddedStore({ storage });
-    stores.push(again);
+    track(again);
     expect(await again.transaction((tx) => tx.get('counters', 'c'))).toMatchObject({ count: 2 });
   });
 
   it('finds an updated record by its new indexed values only, frees its old unique key, and undoes both on a throw', async () => {
     const store = await createEmbeddedStore({ storage: createStorage() });
-    stores.push(store);
+    track(store);
     const key = (id: string, hash: string, accountId = 'acc_1') => ({ id, accountId, name: 'k', prefix: 'svc_sk_abc', hash, lastUsedAt: null, createdAt: '2026-01-01T00:00:00Z' });
     const ids = (where: { accountId?: string; hash?: string }) => store.transaction(async (tx) => (await tx.findMany('apiKeys', where)).map((k) => k.id));
     await store.transaction((tx) => tx.insert('apiKeys', key('key_1', 'h1')));
