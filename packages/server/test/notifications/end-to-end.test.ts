@@ -67,6 +67,14 @@ async function world(store: (typeof STORE_KINDS)[number]): Promise<World> {
     const res = await h.fetch(path, { method, headers: { ...headers, ...(json === undefined ? {} : { 'content-type': 'application/json' }) }, ...(json === undefined ? {} : { body: JSON.stringify(json) }) });
     return { status: res.status, body: (await res.json()) as any };
   };
+  // The file's worlds share one MariaDB database, and every world's dispatcher claims the due
+  // deliveries of all of them; another world's endpoint secret is sealed with another key, so its
+  // deliveries must not outlive their test. A deleted endpoint's deliveries are dropped when due,
+  // without opening its secret. Runs before the harness closes (after-hooks run in reverse order).
+  const endpointIds: string[] = [];
+  cleanups.push(async () => {
+    for (const id of endpointIds) await call('DELETE', `/v1/webhook-endpoints/${id}`);
+  });
   const until = async (condition: () => boolean | Promise<boolean>, what: string) => {
     const deadline = Date.now() + 20_000;
     while (!(await condition())) {
@@ -80,6 +88,7 @@ async function world(store: (typeof STORE_KINDS)[number]): Promise<World> {
       const created = await call('POST', '/v1/webhook-endpoints', { url: receiver.url('/hooks/svc'), ...json });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       receiver.secrets.push(created.body.secret);
+      endpointIds.push(created.body.id);
       return created.body;
     },
     post: (path, json, headers) => call('POST', path, json, headers),
