@@ -80,7 +80,7 @@ describe.each(STORE_KINDS)('kill -9 with notifications due and in flight (%s)', 
     await until(() => {
       const delivered = new Set([...deliveredLicenses(world.receiver).values()].map((d) => d.licenseId));
       return [...committed].every((id) => delivered.has(id));
-    }, 'every committed license notified');
+    }, 'every committed license notified', 150_000); // what was in flight at the kill is sent again only once its claim (60 s) has expired
     server.child.kill('SIGTERM');
     await exited(server.child);
 
