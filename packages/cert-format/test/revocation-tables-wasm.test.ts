@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_FREED_AGE,
   packActivationTable,
   packLicenseTable,
   readTable,
@@ -9,8 +10,7 @@ import {
 import { readEntryTable, readTableWasm } from '../src/_internal/revocation-tables-wasm.js';
 
 const DAY = 86_400;
-// Seeded (mulberry32), so the tables built for the per-rule test are the same on every run: with
-// Math.random a rare table (a first group of one entry) let an edit break no rule.
+// Seeded (mulberry32), so the tables are the same on every run.
 let seed = 0x9e3779b9;
 const random = (): number => {
   seed = (seed + 0x6d2b79f5) | 0;
@@ -63,7 +63,8 @@ describe('the WebAssembly entry-table reader', () => {
       const broken: [string, Uint8Array][] = [
         ['truncated group header', Uint8Array.of(...good, 0, 0, 0)],
         ['truncated group', good.subarray(0, good.length - entryBytes)],
-        ['key twice', pack([...table, { ...table[7]!, until: table[7]!.until + DAY * 100 }], activation)],
+        // The repeated key's row moves its freedAt with its until, so its age stays within the 25 bits.
+        ['key twice', pack([...table, { ...table[7]!, until: table[7]!.until + DAY * 100, freedAt: table[7]!.freedAt + DAY * 100 }], activation)],
       ];
       const edit = (name: string, change: (bytes: Uint8Array) => void) => {
         const bytes = good.slice();
@@ -92,6 +93,14 @@ describe('the WebAssembly entry-table reader', () => {
       expect(refused).toBeGreaterThan(50);
     });
   }
+
+  it('refuses to pack an activation whose until - freedAt does not fit its 25 bits, instead of changing its key', () => {
+    const until = 20_000 * DAY;
+    const row = { hi: 1, lo: 2, until, freedAt: until - MAX_FREED_AGE };
+    expect(readTable(packActivationTable([row]), true)).toMatchObject({ count: 1 });
+    expect(() => packActivationTable([{ ...row, freedAt: row.freedAt - 1 }])).toThrow(RangeError);
+    expect(() => packActivationTable([{ ...row, freedAt: until + 1 }])).toThrow(RangeError);
+  });
 
   it('reads small tables with readTable and large ones through WebAssembly, with the same result', () => {
     const small = packLicenseTable(rows(10, 3, false));

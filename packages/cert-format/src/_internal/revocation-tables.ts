@@ -98,9 +98,11 @@ export function packLicenseTable(rows: LicenseRow[]): Uint8Array {
   });
 }
 
+/** Throws a RangeError for a row whose `until - freedAt` is outside 0..MAX_FREED_AGE: its high bits would land in the key. */
 export function packActivationTable(rows: ActivationRow[]): Uint8Array {
   return packGroups(rows, ACTIVATION_ENTRY_BYTES, (out, at, row) => {
     const age = row.until - row.freedAt;
+    if (!(age >= 0 && age <= MAX_FREED_AGE)) throw new RangeError(`until - freedAt is ${age}, outside 0..${MAX_FREED_AGE}`);
     putU32(out, at, row.hi);
     out[at + 4] = row.lo >>> 15;
     out[at + 5] = (row.lo >>> 7) & 255;
