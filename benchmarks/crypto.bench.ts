@@ -102,7 +102,12 @@ const entryPath = staticClosure('index.js');
 const allFiles = readdirSync(dir).filter((f) => f.endsWith('.js'));
 // What an app importing only verifyCertificate ships: the browser build tree-shaken by esbuild
 // (the one tsup uses), keeping the lazy noble chunk separate.
-const esbuild = createRequire(createRequire(import.meta.url).resolve('tsup'))('esbuild') as typeof import('esbuild');
+// The part of esbuild's API used here (esbuild is tsup's dependency, not one of ours, so no types).
+interface EsbuildOutput {
+  outputFiles: { path: string; contents: Uint8Array }[];
+  metafile: { outputs: Record<string, { entryPoint?: string; imports: { path: string; kind: string }[] }> };
+}
+const esbuild = createRequire(createRequire(import.meta.url).resolve('tsup'))('esbuild') as { build(options: object): Promise<EsbuildOutput> };
 const shaken = await esbuild.build({
   stdin: { contents: `export { verifyCertificate } from ${JSON.stringify(new URL('index.js', dir).pathname)};`, resolveDir: dir.pathname, loader: 'js' },
   bundle: true, minify: true, format: 'esm', splitting: true, platform: 'browser', outdir: '/tmp/verifier-size', write: false, metafile: true,

@@ -53,7 +53,7 @@ const profiles: unknown[] = [];
 const gc = { minor: 0, major: 0 };
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    const kind = (entry.detail as { kind?: number } | undefined)?.kind;
+    const kind = ((entry as PerformanceEntry & { detail?: unknown }).detail as { kind?: number } | undefined)?.kind;
     if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) gc.minor += entry.duration;
     else gc.major += entry.duration;
   }
