@@ -12,7 +12,8 @@
 // Paired and interleaved so the shared machine's drift cancels: `rounds` rounds, each a phase
 // without and a phase with the endpoint (enabled or disabled between phases), the order
 // alternating (without-with, with-without, ...). CPU of this process (and of MariaDB) per
-// operation; the per-round ratios and the pooled ratio are reported.
+// operation; the per-round ratios and the pooled ratio are reported, the latter with a 95%
+// bootstrap interval over the rounds (ci.ts).
 //   npx tsx notify/enqueue.ts embedded|mysql [rounds=8] [operations per phase=400]
 // BENCH_CHECKPOINT_BYTES sets the embedded store's checkpoint trigger (default 16 MiB; a huge value
 // leaves the snapshots' share out, to see the unit's own cost). BENCH_PROFILE=without|with: a CPU profile of those phases only, written as
@@ -37,6 +38,7 @@ import { createKeyEmailSender } from '../../packages/server/src/key-email.js';
 import { createMailer } from '../../packages/server/src/mail/create-mailer.js';
 import { cpuSeconds, databasePidOf } from '../http/cpu.js';
 import { purchaseBodies } from '../http/webhooks.js';
+import { changeInterval, formatInterval, medianChangeInterval } from './ci.js';
 
 const which = process.argv[2] === 'mysql' ? 'mysql' : 'embedded';
 const ROUNDS = Number(process.argv[3] ?? 8);
@@ -155,12 +157,11 @@ try {
   for (const scenario of measured) {
     const mine = rows.filter((r) => r.scenario === scenario);
     const sum = (k: 'without' | 'with') => mine.reduce((s, r) => s + r[k], 0) / mine.length;
-    const ratios = mine.map((r) => r.with / r.without).sort((a, b) => a - b);
-    const median = (ratios[(ratios.length - 1) >> 1]! + ratios[ratios.length >> 1]!) / 2;
     const gcMs = (k: 'without' | 'with') => mine.reduce((s, r) => s + r.gc[k].minor + r.gc[k].major, 0);
     const added = mine.map((r) => r.with - r.without).sort((a, b) => a - b);
     const medianAdded = (added[(added.length - 1) >> 1]! + added[added.length >> 1]!) / 2;
-    console.log(`| ${scenario} | all (mean) | ${sum('without').toFixed(0)} | ${sum('with').toFixed(0)} | **${pct(sum('without'), sum('with'))}** (median of rounds ${((median - 1) * 100).toFixed(1)}%, median added ${medianAdded} µs) | GC ${(gcMs('without') * 1000 / (OPS * mine.length)).toFixed(0)} µs per op | ${(gcMs('with') * 1000 / (OPS * mine.length)).toFixed(0)} µs per op |`);
+    const ci = formatInterval(changeInterval(mine));
+    console.log(`| ${scenario} | all (mean) | ${sum('without').toFixed(0)} | ${sum('with').toFixed(0)} | **${pct(sum('without'), sum('with'))}** (95% CI ${ci}; median of rounds ${formatInterval(medianChangeInterval(mine))}, median added ${medianAdded} µs) | GC ${(gcMs('without') * 1000 / (OPS * mine.length)).toFixed(0)} µs per op | ${(gcMs('with') * 1000 / (OPS * mine.length)).toFixed(0)} µs per op |`);
   }
 } finally {
   await store.close();
