@@ -66,7 +66,7 @@ export type { CustomerPrincipal, PortalLinkOutcome } from './sessions/customer.j
 export { WEBHOOK_ENDPOINTS_PER_ACCOUNT, MAX_ENDPOINT_URL_LENGTH } from './notifications/endpoints.js';
 export type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './notifications/endpoints.js';
 export { MAX_KEPT_ATTEMPTS, LAST_SUCCESS_RESOLUTION_MS } from './notifications/outbox.js';
-export type { ClaimedDelivery, DeliveryAttemptInput, DeliveryOutcome, RecordedAttempt } from './notifications/outbox.js';
+export type { ClaimDueInput, ClaimedDelivery, DeliveryAttemptInput, DeliveryOutcome, RecordedAttempt } from './notifications/outbox.js';
 export { DELIVERY_RETENTION_DAYS, TEST_NOTIFICATION_TYPE } from './notifications/deliveries.js';
 export { SECRET_ROTATION_OVERLAP_MS, WEBHOOK_SECRET_PREFIX } from './notifications/secrets.js';
 export { ACTOR_KINDS, AUDIT_EVENT_TYPES, OPERATOR_ACTOR, SECURITY_EVENT_TYPES } from './_internal/audit-records.js';

@@ -8,8 +8,11 @@ import type { Timestamp } from './timestamp.js';
  * dispatcher computes with are epoch milliseconds (`number`), not `Timestamp`s.
  */
 
-/** Why the server disabled an endpoint: `410 Gone`, or 3 days of failures. */
-export type EndpointDisabledReason = 'gone' | 'failing';
+/**
+ * Why the server disabled an endpoint: `410 Gone`, 3 days of failures, or a stored signing secret
+ * that no longer opens (a damaged record, another installation's master key): rotate it, then enable.
+ */
+export type EndpointDisabledReason = 'gone' | 'failing' | 'secret_unreadable';
 
 /** A vendor's endpoint that receives signed notifications. */
 export interface WebhookEndpointRecord {

@@ -10,7 +10,7 @@ import { openCursor, sealCursor } from '../_internal/cursor.js';
 import type { ListView } from '../_internal/views.js';
 import type { WebhookEndpointSecretView, WebhookEndpointView } from '../_internal/notification-views.js';
 import { webhookEndpointView } from '../_internal/notification-views.js';
-import { SECRET_ROTATION_OVERLAP_MS, newWebhookSecret, sealWebhookSecret } from './secrets.js';
+import { SECRET_ROTATION_OVERLAP_MS, currentSecretOpens, newWebhookSecret, sealWebhookSecret } from './secrets.js';
 import { unparkDeliveries } from './parking.js';
 
 /** At most this many webhook endpoints per account. */
@@ -139,7 +139,10 @@ export async function deleteWebhookEndpoint(ctx: EngineContext, accountId: strin
   });
 }
 
-/** `POST /webhook-endpoints/{id}/rotate-secret` (owner): a new secret; the old one signs beside it for 24 hours. */
+/**
+ * `POST /webhook-endpoints/{id}/rotate-secret` (owner): a new secret; the old one signs beside it for
+ * 24 hours, unless it does not open (`secret_unreadable`): then the new one signs alone.
+ */
 export async function rotateWebhookEndpointSecret(ctx: EngineContext, accountId: string, id: string): Promise<WebhookEndpointSecretView> {
   const secret = newWebhookSecret(ctx);
   return transact(ctx, async (tx) => {
@@ -148,7 +151,7 @@ export async function rotateWebhookEndpointSecret(ctx: EngineContext, accountId:
     const next: WebhookEndpointRecord = {
       ...current,
       secret: sealWebhookSecret(ctx, secret, id),
-      previousSecret: { secret: current.secret, expiresAt: at + SECRET_ROTATION_OVERLAP_MS },
+      previousSecret: currentSecretOpens(ctx, current) ? { secret: current.secret, expiresAt: at + SECRET_ROTATION_OVERLAP_MS } : null,
       updatedAt: now(ctx),
     };
     await tx.update('webhookEndpoints', next);

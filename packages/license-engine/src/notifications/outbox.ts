@@ -53,45 +53,86 @@ function claimToken(ctx: EngineContext): string {
   return Buffer.from(ctx.random.bytes(16).slice(0, 16)).toString('hex');
 }
 
+/** The input of {@link claimDueDeliveries}. */
+export interface ClaimDueInput {
+  now: number;
+  limit: number;
+  leaseMs: number;
+  /**
+   * Called after the claim committed, for each endpoint it disabled because a stored signing
+   * secret did not open (`secret_unreadable`), so the host logs it and tells the owner.
+   */
+  onEndpointDisabled?: (event: { endpointId: string; reason: EndpointDisabledReason }) => void;
+}
+
 /**
  * Claims up to `limit` deliveries due at `now`, each for `leaseMs` (a crashed dispatcher's claim
  * expires: the delivery is sent again). Deliveries of a disabled endpoint are parked instead, and
- * those of a deleted endpoint given up.
+ * those of a deleted endpoint given up. An enabled endpoint whose signing secret does not open is
+ * disabled (`secret_unreadable`) in the same unit and its deliveries parked: the others are claimed.
  */
-export async function claimDueDeliveries(
-  ctx: EngineContext,
-  input: { now: number; limit: number; leaseMs: number },
-): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(ctx: EngineContext, input: ClaimDueInput): Promise<ClaimedDelivery[]> {
   if (!(input.limit >= 1)) return [];
-  return transact(ctx, async (tx) => {
+  const { claimed, disabled } = await transact(ctx, async (tx) => {
     const due = await tx.dueDeliveries({ now: input.now, limit: input.limit });
-    if (due.length === 0) return [];
+    if (due.length === 0) return { claimed: [], disabled: [] };
     const ids = [...new Set(due.map((d) => d.endpointId))];
     const found = await Promise.all(ids.map((id) => tx.get('webhookEndpoints', id)));
     const endpoints = new Map(ids.map((id, i) => [id, found[i] ?? null]));
-    const updatedAt = now(ctx);
     // Opened once per endpoint: a claim of many deliveries to one endpoint decrypts its secrets once.
-    const secretsOf = new Map<string, string[]>();
+    const secretsOf = new Map<string, string[] | null>();
+    const signing = (e: WebhookEndpointRecord) => {
+      let secrets = secretsOf.get(e.id);
+      if (secrets === undefined) secretsOf.set(e.id, (secrets = signingSecretsOf(ctx, e, input.now)));
+      return secrets;
+    };
+    const unreadable = found.filter((e): e is WebhookEndpointRecord => e != null && e.enabled && signing(e) === null);
+    const disabled = await disableUnreadable(ctx, tx, endpoints, unreadable.map((e) => e.id), input.now);
+    const updatedAt = now(ctx);
     const claimed: ClaimedDelivery[] = [];
     for (const d of due) {
       const endpoint = endpoints.get(d.endpointId) ?? null;
+      const signingSecrets = endpoint?.enabled ? signing(endpoint) : null;
       if (endpoint === null) {
         await tx.update('notificationDeliveries', { ...d, state: 'failed', dueAt: null, nextAttemptAt: null, claim: null, updatedAt }, { defer: true });
       } else if (!endpoint.enabled) {
         await tx.update('notificationDeliveries', { ...d, dueAt: null, claim: null, updatedAt }, { defer: true });
-      } else {
+      } else if (signingSecrets !== null) {
         const claim = { token: claimToken(ctx), until: input.now + input.leaseMs };
         await tx.update('notificationDeliveries', { ...d, dueAt: claim.until, claim, updatedAt }, { defer: true });
-        let signingSecrets = secretsOf.get(endpoint.id);
-        if (signingSecrets === undefined) secretsOf.set(endpoint.id, (signingSecrets = signingSecretsOf(ctx, endpoint, input.now)));
         claimed.push({
           id: d.id, endpointId: d.endpointId, url: endpoint.url, signingSecrets: [...signingSecrets], body: d.body,
           attempts: d.roundAttempts, firstAttemptAt: d.firstAttemptAt, claimToken: claim.token,
         });
       }
     }
-    return claimed;
+    return { claimed, disabled };
   });
+  for (const endpointId of disabled) input.onEndpointDisabled?.({ endpointId, reason: 'secret_unreadable' });
+  return claimed;
+}
+
+/**
+ * Disables the endpoints among `ids` whose signing secret still does not open once locked (the
+ * account first, in the order every endpoint change locks them), updating `endpoints`; the ids
+ * disabled. One that opens after all (rotated meanwhile) is left enabled and read again.
+ */
+async function disableUnreadable(
+  ctx: EngineContext, tx: StoreTx, endpoints: Map<string, WebhookEndpointRecord | null>, ids: readonly string[], at: number,
+): Promise<string[]> {
+  const disabled: string[] = [];
+  for (const id of ids) {
+    await loadAccount(tx, endpoints.get(id)!.accountId, true);
+    const endpoint = await tx.get('webhookEndpoints', id, { lock: true });
+    endpoints.set(id, endpoint);
+    if (endpoint === null || !endpoint.enabled || signingSecretsOf(ctx, endpoint, at) !== null) continue;
+    const next: WebhookEndpointRecord = { ...endpoint, enabled: false, disabledReason: 'secret_unreadable', updatedAt: now(ctx) };
+    await tx.update('webhookEndpoints', next);
+    endpoints.set(id, next);
+    await syncSubscriptions(ctx, tx, endpoint.accountId);
+    disabled.push(id);
+  }
+  return disabled;
 }
 
 /** One attempt to record: the delivery, the claim it was made under, what it gave and what follows. */

@@ -23,9 +23,28 @@ export function openWebhookSecret(ctx: EngineContext, sealed: EncryptedSecret, e
   return new TextDecoder().decode(ctx.secrets.decrypt(sealed, { purpose: 'notification-secret', record: endpointId }));
 }
 
-/** The secrets that sign an attempt at `now`: the current one first, then the previous one during the overlap. */
-export function signingSecretsOf(ctx: EngineContext, endpoint: WebhookEndpointRecord, now: number): string[] {
-  const current = openWebhookSecret(ctx, endpoint.secret, endpoint.id);
+/**
+ * The secrets that sign an attempt at `now`: the current one first, then the previous one during
+ * the overlap; null when one of them does not open (the caller disables the endpoint).
+ */
+export function signingSecretsOf(ctx: EngineContext, endpoint: WebhookEndpointRecord, now: number): string[] | null {
+  const current = openOrNull(ctx, endpoint.secret, endpoint.id);
   const previous = endpoint.previousSecret;
-  return previous !== null && now < previous.expiresAt ? [current, openWebhookSecret(ctx, previous.secret, endpoint.id)] : [current];
+  if (current === null || previous === null || now >= previous.expiresAt) return current === null ? null : [current];
+  const old = openOrNull(ctx, previous.secret, endpoint.id);
+  return old === null ? null : [current, old];
+}
+
+/** Whether the endpoint's current secret opens (a rotation keeps only a readable one signing beside the new). */
+export function currentSecretOpens(ctx: EngineContext, endpoint: WebhookEndpointRecord): boolean {
+  return openOrNull(ctx, endpoint.secret, endpoint.id) !== null;
+}
+
+// The secret box's error (an authentication failure) says nothing more than "does not open"; it is not logged.
+function openOrNull(ctx: EngineContext, sealed: EncryptedSecret, endpointId: string): string | null {
+  try {
+    return openWebhookSecret(ctx, sealed, endpointId);
+  } catch {
+    return null;
+  }
 }

@@ -136,7 +136,7 @@ export const EventView = view<engine.AuditEventView>()(v.strictObject({
 // Notifications to the vendor (issue 28)
 const endpointFields = {
   id: v.string(), url: v.string(), description: v.string(), events: v.array(auditEventType), enabled: v.boolean(),
-  disabledReason: v.nullable(v.picklist(['gone', 'failing'])), previousSecretExpiresAt: v.nullable(ts), createdAt: ts, updatedAt: ts,
+  disabledReason: v.nullable(v.picklist(['gone', 'failing', 'secret_unreadable'])), previousSecretExpiresAt: v.nullable(ts), createdAt: ts, updatedAt: ts,
 };
 export const WebhookEndpointView = view<engine.WebhookEndpointView>()(v.strictObject(endpointFields));
 /** Creation and `rotate-secret`: the endpoint with its signing secret, shown this once. */

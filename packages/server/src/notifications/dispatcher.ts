@@ -35,7 +35,7 @@ export interface DispatcherOptions {
   /** Randomness of the retry jitter (default `Math.random`). */
   random?: () => number;
   log?: (entry: DispatchLogEntry) => void;
-  /** Called after an attempt disabled an endpoint, to tell its owner (by e-mail). */
+  /** Called after an attempt or a claim disabled an endpoint, to tell its owner (by e-mail). */
   onEndpointDisabled?: (event: { endpointId: string; reason: EndpointDisabledReason }) => Promise<void> | void;
 }
 
@@ -141,7 +141,7 @@ class DispatchLoop implements Dispatcher {
       if (free >= (this.#backlog ? concurrency : 1)) {
         let claimed: ClaimedDelivery[] = [];
         try {
-          claimed = await outbox.claimDue({ now: now(), limit: free, leaseMs });
+          claimed = await outbox.claimDue({ now: now(), limit: free, leaseMs, onEndpointDisabled: (event) => this.#endpointDisabled(event) });
         } catch (error) {
           this.#options.log?.({ msg: 'outbox_error', operation: 'claim', error: String((error as Error)?.message ?? error) });
         }
@@ -223,6 +223,12 @@ class DispatchLoop implements Dispatcher {
     if (this.#backlog) this.#nudge();
   }
 
+  /** Logs an endpoint this instance disabled (never its secret) and tells its owner. */
+  #endpointDisabled({ endpointId, reason }: { endpointId: string; reason: EndpointDisabledReason }): void {
+    this.#options.log?.({ msg: 'endpoint_disabled', endpointId, reason });
+    this.#track(Promise.resolve().then(() => this.#options.onEndpointDisabled?.({ endpointId, reason })).catch(() => undefined));
+  }
+
   /**
    * Records the finished attempts, a batch per unit of work (one commit for every attempt that
    * finished while the previous unit ran), until none is waiting.
@@ -235,10 +241,7 @@ class DispatchLoop implements Dispatcher {
         const recorded = await outbox.recordAttempts(batch.map((b) => b.record));
         for (const [i, r] of recorded.entries()) {
           if (r.endpointDisabled === null) continue;
-          const { endpointId } = batch[i]!.delivery;
-          const reason = r.endpointDisabled;
-          log?.({ msg: 'endpoint_disabled', endpointId, reason });
-          this.#track(Promise.resolve().then(() => this.#options.onEndpointDisabled?.({ endpointId, reason })).catch(() => undefined));
+          this.#endpointDisabled({ endpointId: batch[i]!.delivery.endpointId, reason: r.endpointDisabled });
         }
       } catch (error) {
         // Unrecorded: the claims expire and the deliveries are attempted again (at-least-once).

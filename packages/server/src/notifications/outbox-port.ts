@@ -49,8 +49,8 @@ export interface AttemptRecord {
  */
 export type DeliveryOutcome = { kind: 'delivered' } | { kind: 'retry'; at: number } | { kind: 'gone' } | { kind: 'exhausted' };
 
-/** Why the server disabled an endpoint. */
-export type EndpointDisabledReason = 'gone' | 'failing';
+/** Why the server disabled an endpoint (`secret_unreadable`: its stored signing secret does not open). */
+export type EndpointDisabledReason = 'gone' | 'failing' | 'secret_unreadable';
 
 /** One finished attempt to record: the delivery, the claim it was made under, what it gave, what follows. */
 export interface AttemptToRecord {
@@ -74,9 +74,16 @@ export interface OutboxPort {
    * Claims up to `limit` deliveries due at `now` (never one already claimed by a claim that has not
    * expired, never one of a disabled endpoint), each for `leaseMs`: until then no other claim gets
    * it. Concurrent calls, from any number of processes, never return the same delivery; after a
-   * crash, the delivery is claimable again once the lease has expired (at-least-once).
+   * crash, the delivery is claimable again once the lease has expired (at-least-once). A delivery
+   * that cannot be signed (the endpoint's stored secret does not open) is not returned: its endpoint
+   * is disabled, reported through `onEndpointDisabled` after the claim, and the rest are claimed.
    */
-  claimDue(input: { now: number; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]>;
+  claimDue(input: {
+    now: number;
+    limit: number;
+    leaseMs: number;
+    onEndpointDisabled?: (event: { endpointId: string; reason: EndpointDisabledReason }) => void;
+  }): Promise<ClaimedDelivery[]>;
   /**
    * Records finished attempts and their deliveries' outcomes, all in one unit of work (the
    * dispatcher records its attempts in batches: one commit for many). Each is recorded only if its

@@ -1,108 +1,13 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUDIT_EVENT_TYPES } from '@svc-licensing/license-engine';
-import { RETRY_DELAYS_MS, parseNotifyAllowance, startNotifications } from '../../src/notifications/index.js';
-import type { Notifications } from '../../src/notifications/index.js';
-import { createSmtpMailer } from '../../src/mail/smtp-mailer.js';
-import { PUBLIC_BASE_URL, createHarness } from '../support/harness.js';
-import type { Harness } from '../support/harness.js';
+import { RETRY_DELAYS_MS } from '../../src/notifications/index.js';
 import { STORE_KINDS } from '../support/stores.js';
-import { startSmtpCapture } from '../support/smtp-capture.js';
-import type { SmtpCapture } from '../support/smtp-capture.js';
-import { startReceiver } from './support/receiver.js';
-import type { Receiver } from './support/receiver.js';
-import { selfSignedCertificate } from './support/tls-certificate.js';
+import { key, productAndPlan, world } from './support/api-world.js';
 
 // Through the HTTP API and a store as `serve` runs them: an endpoint registered by the owner, a
 // change made over the API, and a real HTTPS receiver that verifies each delivery with the
-// standardwebhooks package. The dispatcher's clock is the app's (fake) clock, so days of retries
-// pass in a moment; the signatures carry the real time, as the receiver's check needs. The retry
-// jitter is fixed at its middle (random 0.5), so 3 days of failures are the nominal 13 attempts
-// (with real jitter, 12 to 14).
-
-const certificate = selfSignedCertificate(['127.0.0.1']);
-const parsed = parseNotifyAllowance(['127.0.0.1']);
-if (!parsed.ok) throw new Error(parsed.message);
-const allowance = parsed.allowance;
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-interface World {
-  h: Harness;
-  receiver: Receiver;
-  smtp: SmtpCapture;
-  notifications: Notifications;
-  owner: Record<string, string>;
-  /** Registers an endpoint at the receiver and lets the receiver verify with its secret. */
-  endpoint(json?: Record<string, unknown>): Promise<{ id: string; secret: string }>;
-  until(condition: () => boolean | Promise<boolean>, what: string): Promise<void>;
-  post(path: string, json?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
-  get(path: string): Promise<any>;
-}
-
-async function world(store: (typeof STORE_KINDS)[number]): Promise<World> {
-  const smtp = await startSmtpCapture({ starttls: false });
-  cleanups.push(() => smtp.close());
-  const receiver = await startReceiver(certificate);
-  cleanups.push(() => receiver.close());
-  const h = await createHarness({ mode: 'in-process', store }, { notifyAllowance: allowance });
-  // What the dispatcher logged besides the receiver's own answers (a store error on a claim or a
-  // record, a network failure): a timed-out wait names it, since with the fake clock an unrecorded
-  // attempt's claim never expires and the wait cannot end.
-  const unexpected: string[] = [];
-  const log = (entry: { msg: string; error?: string }) => {
-    if (entry.msg === 'endpoint_disabled' || (entry.msg === 'notification_failed' && entry.error === 'http_status')) return;
-    unexpected.push(JSON.stringify(entry));
-  };
-  const mailer = createSmtpMailer({ host: '127.0.0.1', port: smtp.port, security: 'none', timeoutMs: 10_000 });
-  const notifications = startNotifications({
-    engine: h.engine, allowance, publicBaseUrl: PUBLIC_BASE_URL, mail: { mailer, fromAddress: 'no-reply@svc.test' },
-    sender: { trustedCertificates: certificate.cert }, now: () => h.clock.now(), random: () => 0.5, pollIntervalMs: 10, log,
-  });
-  cleanups.push(() => notifications.stop());
-  const owner = (await h.signIn()).headers;
-  const call = async (method: string, path: string, json?: unknown, headers: Record<string, string> = owner) => {
-    const res = await h.fetch(path, { method, headers: { ...headers, ...(json === undefined ? {} : { 'content-type': 'application/json' }) }, ...(json === undefined ? {} : { body: JSON.stringify(json) }) });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  // The file's worlds share one MariaDB database, and every world's dispatcher claims the due
-  // deliveries of all of them; another world's endpoint secret is sealed with another key, so its
-  // deliveries must not outlive their test. A deleted endpoint's deliveries are dropped when due,
-  // without opening its secret. Runs before the harness closes (after-hooks run in reverse order).
-  const endpointIds: string[] = [];
-  cleanups.push(async () => {
-    for (const id of endpointIds) await call('DELETE', `/v1/webhook-endpoints/${id}`);
-  });
-  const until = async (condition: () => boolean | Promise<boolean>, what: string) => {
-    const deadline = Date.now() + 20_000;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the dispatcher logged: ${unexpected.join('\n') || 'nothing unexpected'}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
-  return {
-    h, receiver, smtp, notifications, owner, until,
-    async endpoint(json = {}) {
-      const created = await call('POST', '/v1/webhook-endpoints', { url: receiver.url('/hooks/svc'), ...json });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      receiver.secrets.push(created.body.secret);
-      endpointIds.push(created.body.id);
-      return created.body;
-    },
-    post: (path, json, headers) => call('POST', path, json, headers),
-    get: async (path) => (await call('GET', path)).body,
-  };
-}
-
-const key = (w: World) => ({ authorization: `Bearer ${w.h.apiKey}` });
-
-async function productAndPlan(w: World): Promise<string> {
-  const product = await w.post('/v1/products', { name: 'Editor', keyPrefix: 'EDIT' }, key(w));
-  const plan = await w.post(`/v1/products/${product.body.id}/plans`, { code: 'life', kind: 'perpetual' }, key(w));
-  return plan.body.id;
-}
+// standardwebhooks package (the world: support/api-world.ts).
 
 describe.each(STORE_KINDS)('notifications end to end (%s)', (store) => {
   it('delivers a change made over the API, signed and verified by standardwebhooks, with the body the OpenAPI document publishes', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateWebhookSecret } from '../../src/notifications/index.js';
-import type { AttemptRecord, AttemptToRecord, OutboxPort, RecordedAttempt, SigningSecrets } from '../../src/notifications/index.js';
+import type { AttemptRecord, AttemptToRecord, EndpointDisabledReason, OutboxPort, RecordedAttempt, SigningSecrets } from '../../src/notifications/index.js';
 
 /**
  * The outbox port's conformance suite: the behaviour the dispatcher relies on, which every
@@ -13,7 +13,7 @@ export interface OutboxHarness {
   addEndpoint(endpoint: { id: string; url: string; secrets: SigningSecrets }): Promise<void>;
   enqueue(delivery: { id: string; endpointId: string; body: string; dueAt: number }): Promise<void>;
   delivery(id: string): Promise<{ state: 'pending' | 'delivered' | 'failed'; nextAttemptAt: number | null; firstAttemptAt: number | null; attempts: AttemptRecord[] } | undefined>;
-  endpoint(id: string): Promise<{ enabled: boolean; disabledReason: 'gone' | 'failing' | null } | undefined>;
+  endpoint(id: string): Promise<{ enabled: boolean; disabledReason: EndpointDisabledReason | null } | undefined>;
   close?(): Promise<void>;
 }
 

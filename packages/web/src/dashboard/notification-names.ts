@@ -39,6 +39,7 @@ export function eventsOf(endpoint: Pick<WebhookEndpointView, 'events'>): string 
 const DISABLED: Readonly<Record<NonNullable<WebhookEndpointView['disabledReason']>, string>> = {
   gone: 'disabled: it answered 410 Gone',
   failing: 'disabled: 3 days without a success',
+  secret_unreadable: 'disabled: its secret cannot be read; rotate it, then enable',
 };
 
 /** An endpoint's state: the word and its tone. */
