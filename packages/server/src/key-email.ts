@@ -1,4 +1,6 @@
-import { LicensingError, type KeyEmail } from '@svc-licensing/license-engine';
+import type { KeyEmail } from '@svc-licensing/license-engine';
+import { ApiError } from './http/errors.js';
+import { describeSendFailure } from './mail/send-failure.js';
 import { buildKeyEmailMessage, type SenderDefaults } from './mail/key-email-message.js';
 import type { Mailer } from './mail/mailer.js';
 import { portalUrlOf } from './session/links.js';
@@ -47,6 +49,15 @@ export interface KeyEmailSender {
    * `internal_error` with `mustSend`; otherwise as `send`.
    */
   hook(input: { accountId: string; licenseId: string; reserved?: boolean; mustSend?: boolean }): Promise<void>;
+}
+
+/**
+ * A failed send as the API answers it: `500 internal_error` (the contract's code for "retry later";
+ * no other fits), with a message naming what the mail server answered instead of the generic one.
+ */
+function sendFailed(error: unknown): ApiError {
+  const failure = describeSendFailure('The license-key e-mail', error);
+  return new ApiError('internal_error', failure.message, { reason: `key_email_${failure.reason}` });
 }
 
 /**
@@ -108,7 +119,7 @@ export function createKeyEmailSender(options: KeyEmailSenderOptions): KeyEmailSe
     const data = await engine.reserveKeyEmail(accountId, licenseId);
     const outcome = await sendAndRelease(data);
     if (!outcome.sent) {
-      throw new LicensingError('internal_error', 'The license-key e-mail could not be sent; retry later.', { cause: outcome.error });
+      throw sendFailed(outcome.error);
     }
   };
 
@@ -119,7 +130,7 @@ export function createKeyEmailSender(options: KeyEmailSenderOptions): KeyEmailSe
       if (!input.reserved) return send(input);
       const outcome = await deliverReserved(input.licenseId);
       if (!outcome.sent && input.mustSend) {
-        throw new LicensingError('internal_error', 'The license-key e-mail could not be sent; retry later.', { cause: outcome.error });
+        throw sendFailed(outcome.error);
       }
     },
   };

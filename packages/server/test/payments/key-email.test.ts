@@ -97,6 +97,28 @@ describeEveryStore('license-key e-mails: one send per license at a time', (setup
     expect(mail!.mail.subject).toBe('Your license key for Acme Editor');
   });
 
+  it('a send the mail server fails answers 500 internal_error saying what the mail server answered, not a bare internal error', async () => {
+    const w = await createWorld(setup);
+    const license = await orderedLicense(w);
+    w.smtp.failData = 500;
+    const failed = await w.api('POST', `/licenses/${license.id}/send-key`);
+    expect(failed.status).toBe(500);
+    expect(failed.body).toEqual({
+      error: {
+        code: 'internal_error',
+        message: "The license-key e-mail could not be sent: the mail server answered 500 to DATA. Retry later; if it keeps failing, the service's operator finds the mail server's full answer in the log.",
+      },
+    });
+    w.smtp.failData = null;
+    w.smtp.refuse = true;
+    const refused = await w.api('POST', `/licenses/${license.id}/send-key`);
+    expect(refused.status).toBe(500);
+    expect(refused.body.error.message).toMatch(/^The license-key e-mail could not be sent: the mail server answered 550 to RCPT TO\. /);
+    w.smtp.refuse = false;
+    expect((await w.api('POST', `/licenses/${license.id}/send-key`)).status).toBe(200);
+    await w.smtp.waitFor(2);
+  });
+
   it('a retried delivery of a processed event sends no second e-mail', async () => {
     const w = await createWorld(setup);
     await orderedLicense(w);

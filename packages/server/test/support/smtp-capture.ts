@@ -23,6 +23,8 @@ export interface SmtpCapture {
   hold(): { arrived: Promise<void>; release: () => void };
   /** While true, recipients are refused with `550` (the send fails). */
   refuse: boolean;
+  /** While set, the end of every message (DATA) is answered with this reply code (a server failing, e.g. 500); nothing is kept. */
+  failData: number | null;
 }
 
 export interface SmtpCaptureOptions {
@@ -39,7 +41,7 @@ export async function startSmtpCapture(options: SmtpCaptureOptions = {}): Promis
   const messages: CapturedMail[] = [];
   const waiters: { count: number; resolve: (m: CapturedMail[]) => void }[] = [];
   let gate: { wait: Promise<void>; arrived: () => void } | null = null;
-  const state = { refuse: false };
+  const state: { refuse: boolean; failData: number | null } = { refuse: false, failData: null };
   const disabled: string[] = [];
   if (!options.auth) disabled.push('AUTH');
   if (options.starttls === false || options.secure) disabled.push('STARTTLS');
@@ -64,6 +66,10 @@ export async function startSmtpCapture(options: SmtpCaptureOptions = {}): Promis
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', async () => {
+        if (state.failData !== null) {
+          callback(Object.assign(new Error('Internal server error'), { responseCode: state.failData }));
+          return;
+        }
         const held = gate;
         if (held) {
           gate = null;
@@ -104,6 +110,12 @@ export async function startSmtpCapture(options: SmtpCaptureOptions = {}): Promis
     },
     set refuse(value: boolean) {
       state.refuse = value;
+    },
+    get failData() {
+      return state.failData;
+    },
+    set failData(value: number | null) {
+      state.failData = value;
     },
     hold() {
       let release!: () => void;
