@@ -47,7 +47,13 @@ export function OfflineActivationForm({ licenses, initialLicense, activate, onAc
       setFileError('This file is too large to be an activation request.');
       return;
     }
-    setRequest((await file.text()).trim());
+    // Called as `void readFile(...)` from the input's change: a file that cannot be read (moved or
+    // deleted since it was chosen, no permission) is shown where the field's other errors are.
+    try {
+      setRequest((await file.text()).trim());
+    } catch (err) {
+      setFileError(`This file could not be read (${err instanceof Error ? err.message : String(err)}); choose it again or paste its text.`);
+    }
   };
 
   if (result) {
