@@ -23,3 +23,30 @@ export function copyPlain<T>(value: T): T {
   for (const key of Object.keys(value)) out[key] = copyPlain((value as Record<string, unknown>)[key]);
   return out as T;
 }
+
+/**
+ * Whether two stored records have the same JSON (what the journal would hold), without encoding
+ * them: a claim or a recorded attempt changes a delivery whose body is kilobytes of JSON, and two
+ * encodings per written record cost more than the write. Fields holding `undefined` count as
+ * absent, as in JSON; anything but plain JSON values (a `toJSON`) is compared by its encoding.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if ('toJSON' in a || 'toJSON' in b) return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] ?? null, b[i] ?? null)) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in x) {
+    if (x[key] === undefined) continue;
+    keys++;
+    if (!sameJson(x[key], y[key])) return false;
+  }
+  for (const key in y) if (y[key] !== undefined) keys--;
+  return keys === 0;
+}

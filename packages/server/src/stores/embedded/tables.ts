@@ -17,6 +17,9 @@ const collections = Object.keys(storeSchema) as Collection[];
 /** Map key of a unique index entry: the JSON of the key's field values. */
 const uniqueKey = (row: Row, fields: readonly string[]): string => JSON.stringify(fields.map((f) => row[f] ?? null));
 
+/** Whether `a` and `b` hold the same values in `fields` (as a unique key compares them). */
+const sameKey = (a: Row, b: Row, fields: readonly string[]): boolean => fields.every((f) => (a[f] ?? null) === (b[f] ?? null));
+
 class Table {
   readonly rows = new Map<string, Row>();
   /** indexed field → value → ids */
@@ -92,20 +95,24 @@ class Table {
       next.add(row.id);
     }
     for (const fields of storeSchema[this.collection].unique) {
+      // A key whose fields did not change already names this id (no encoding of it).
+      if (sameKey(before, row, fields)) continue;
       const index = this.unique.get(fields.join(','))!;
-      if (fields.some((f) => (before[f] ?? null) !== (row[f] ?? null))) {
-        const old = uniqueKey(before, fields);
-        if (index.get(old) === row.id) index.delete(old);
-      }
+      const old = uniqueKey(before, fields);
+      if (index.get(old) === row.id) index.delete(old);
       const key = uniqueKey(row, fields);
       if (index.get(key) !== row.id) index.set(key, row.id);
     }
     this.due?.add(row);
   }
 
-  /** The name of the first unique key `row` would break (ignoring the record itself), or null. */
-  clash(row: Row): string | null {
+  /**
+   * The name of the first unique key `row` would break (ignoring the record itself), or null.
+   * `before`: the stored record `row` replaces; a key whose fields it shares is its own.
+   */
+  clash(row: Row, before?: Row | null): string | null {
     for (const fields of storeSchema[this.collection].unique) {
+      if (before && sameKey(before, row, fields)) continue;
       const name = fields.join(',');
       const owner = this.unique.get(name)!.get(uniqueKey(row, fields));
       if (owner !== undefined && owner !== row.id) return name;

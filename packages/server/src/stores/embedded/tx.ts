@@ -1,7 +1,7 @@
 import { StoreConflictError } from '@svc-licensing/license-engine';
 import type { ClientLicenseQuery, ClientLicenseRecords, Collection, Page, PageQuery, RecordMap, StoreTx, Where, WriteOptions } from '@svc-licensing/license-engine';
 import type { Change, Row, Tables } from './tables.js';
-import { copyPlain } from './plain.js';
+import { copyPlain, sameJson } from './plain.js';
 
 /** A unit of work in progress: writes go straight to the tables and are remembered for undo and the journal. */
 export interface OpenTx {
@@ -34,38 +34,15 @@ const shared = (row: Row): Row => {
 };
 const byId = (a: Row, b: Row): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** `StoreTx.updateIfUnchanged` of the embedded store: units run one at a time, so comparing with the stored row is enough. */
+/**
+ * `StoreTx.updateIfUnchanged` of the embedded store: units run one at a time, so comparing with the stored row is enough
+ * (no comparison when `expected` is the stored row's shared frozen copy, as a unit's read handed it out).
+ */
 async function updateIfSame<C extends Collection>(tables: Tables, tx: StoreTx, collection: C, expected: RecordMap[C], record: RecordMap[C]): Promise<void> {
-  if (!sameJson(tables.get(collection, (record as { id: string }).id) ?? null, expected)) throw new StoreConflictError(collection, 'unchanged');
+  const stored = tables.get(collection, (record as { id: string }).id);
+  if (stored === null || (frozen.get(stored) !== (expected as unknown as Row) && !sameJson(stored, expected))) throw new StoreConflictError(collection, 'unchanged');
   await tx.update(collection, record);
 }
-/**
- * Whether two stored records have the same JSON (what the journal would hold), without encoding
- * them: a claim or a recorded attempt changes a delivery whose body is kilobytes of JSON, and two
- * encodings per written record cost more than the write. Fields holding `undefined` count as
- * absent, as in JSON; anything but plain JSON values (a `toJSON`) is compared by its encoding.
- */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if ('toJSON' in a || 'toJSON' in b) return JSON.stringify(a) === JSON.stringify(b);
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] ?? null, b[i] ?? null)) return false;
-    return true;
-  }
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  let keys = 0;
-  for (const key in x) {
-    if (x[key] === undefined) continue;
-    keys++;
-    if (!sameJson(x[key], y[key])) return false;
-  }
-  for (const key in y) if (y[key] !== undefined) keys--;
-  return keys === 0;
-}
-
 function matches(row: Row, where: object): boolean {
   for (const field in where) {
     const value = (where as Record<string, unknown>)[field];
@@ -201,8 +178,8 @@ export function openTx(tables: Tables, readOnly = false, sharedReads = false): O
     if (!written.has(key)) written.set(key, { collection, id, before: previous });
     tables.put(collection, id, row);
   };
-  const checkUnique = (collection: Collection, row: Row) => {
-    const clash = tables.table(collection).clash(row);
+  const checkUnique = (collection: Collection, row: Row, before?: Row | null) => {
+    const clash = tables.table(collection).clash(row, before);
     if (clash) throw new StoreConflictError(collection, clash);
   };
 
@@ -262,8 +239,9 @@ export function openTx(tables: Tables, readOnly = false, sharedReads = false): O
     async update<C extends Collection>(collection: C, record: RecordMap[C]) {
       writable();
       const row = copy(record) as unknown as Row;
-      if (!tables.get(collection, row.id)) throw new Error(`no ${collection} record ${row.id} to update`);
-      checkUnique(collection, row);
+      const before = tables.get(collection, row.id);
+      if (!before) throw new Error(`no ${collection} record ${row.id} to update`);
+      checkUnique(collection, row, before);
       write(collection, row.id, row);
     },
     updateIfUnchanged: (collection, expected, record) => updateIfSame(tables, tx, collection, expected, record),
