@@ -7,9 +7,23 @@ export { MAX_TIMESTAMP_MS } from './timestamp.js';
 const DAY_MS = 86_400_000;
 const ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/;
 
+/**
+ * The last two seconds {@link toTimestamp} formatted, newest first: most calls come within the same
+ * second, and a lease's end (now + its length) alternates with now.
+ */
+let second0 = NaN;
+let text0 = '';
+let second1 = NaN;
+let text1 = '';
+
 /** `YYYY-MM-DDThh:mm:ssZ` for a time in milliseconds (fractions dropped). */
 export function toTimestamp(ms: number): Timestamp {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second === second0) return text0;
+  if (second === second1) return text1;
+  const text = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  [second1, text1, second0, text0] = [second0, text0, second, text];
+  return text;
 }
 
 /** Milliseconds since the epoch of a stored timestamp. */
