@@ -209,6 +209,17 @@ describe('de-duplication', () => {
     expect((await t.engine.listLicenses(c.account.id)).data).toHaveLength(2);
   });
 
+  it('records each processed event with its outcome, and a duplicate finds it', async () => {
+    const bought = await apply(paid({ occurredAt: '2030-01-15T09:00:00Z', paidUntil: '2030-02-15T09:00:00Z', eventId: 'evt_paid' }));
+    const unmapped = await apply(paid({ occurredAt: '2030-01-16T09:00:00Z', paidUntil: '2030-02-16T09:00:00Z', eventId: 'evt_unmapped', priceId: 'var_none' }));
+    expect([bought.result, unmapped.result]).toEqual(['processed', 'ignored']);
+    let text = '';
+    for await (const chunk of (await t.engine.exportAccount(c.account.id)).chunks) text += chunk;
+    const recorded = (JSON.parse(text) as { processedEvents: { eventId: string; result: string }[] }).processedEvents.map((e) => [e.eventId, e.result]);
+    expect(recorded.sort()).toEqual([['evt_paid', 'processed'], ['evt_unmapped', 'ignored']]);
+    expect((await apply(paid({ occurredAt: '2030-01-16T09:00:00Z', paidUntil: '2030-02-16T09:00:00Z', eventId: 'evt_unmapped', priceId: 'var_none' }))).result).toBe('duplicate');
+  });
+
   it('a command of another provider than the integration is invalid_request', async () => {
     expect(await codeOf(apply(paid({ provider: 'provider_a', occurredAt: '2030-01-15T09:00:00Z', paidUntil: '2030-02-15T09:00:00Z' })))).toBe('invalid_request');
   });

@@ -66,9 +66,11 @@ interface ProviderEvent {
 async function applyInUnit(ctx: EngineContext, tx: StoreTx, e: ProviderEvent, rerun: boolean): Promise<PaymentApplied> {
   const { integrationId, command, eventId, eventType, key } = e;
   // The event is claimed first, without locking a gap: a concurrent delivery of the same event
-  // waits on this insert, then finds the committed row and answers it as a duplicate.
+  // waits on this insert, then finds the committed row and answers it as a duplicate. The claim is
+  // inserted with the usual outcome, `processed`: no other unit sees it before the commit (nor
+  // after a rollback), so it is updated only when the outcome differs (one statement less per event).
   const claim = (accountId: string) => {
-    const record: ProcessedEventRecord = { id: ctx.ids.next('pev'), accountId, integrationId, eventId, eventType, result: 'processing', processedAt: now(ctx) };
+    const record: ProcessedEventRecord = { id: ctx.ids.next('pev'), accountId, integrationId, eventId, eventType, result: 'processed', processedAt: now(ctx) };
     const seen = lockOrInsert(
       (lock) => tx.findOne('processedEvents', { integrationId, eventId }, lock),
       () => tx.insert('processedEvents', record),
@@ -128,7 +130,7 @@ async function applyInUnit(ctx: EngineContext, tx: StoreTx, e: ProviderEvent, re
   if (prefetched?.senderDomain !== undefined) scope.senderDomain = Promise.resolve(prefetched.senderDomain);
   const outcome = otherEnvironment(integration, command) ?? (await dispatch(scope, command));
   // Held for the commit where the store can: this unit inserted the row, so it matches.
-  await tx.update('processedEvents', { ...processed, result: outcome.result }, { defer: true });
+  if (outcome.result !== processed.result) await tx.update('processedEvents', { ...processed, result: outcome.result }, { defer: true });
   await webhook(outcome, account);
   // The incoming delivery log's row of this event, answered 200: held for the commit (its group is
   // the event's own). A rerun after a clash joins the group's row when there is one: a row already
