@@ -86,6 +86,13 @@ class HeldRows {
   }
 }
 
+/** The UPDATE that replaces a record by id: its document and its column copies. */
+function updateStatement<C extends Collection>(collection: C, record: RecordMap[C]): { sql: string; values: SqlValue[] } {
+  const { names, values } = recordColumns(collection, record);
+  const sql = `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ?`;
+  return { sql, values: [JSON.stringify(record), ...values, columnValue(record.id)] };
+}
+
 /**
  * `StoreTx.updateIfUnchanged`: one UPDATE matching the row only while its whole document is still
  * the one read (`doc` compares as binary: utf8mb4_bin), held for the COMMIT when the unit holds
@@ -98,9 +105,9 @@ async function updateIfUnchanged<C extends Collection>(
   hold: ((write: HeldWrite) => void) | undefined,
   write: (collection: Collection, sql: string, values: SqlValue[]) => Promise<ResultSetHeader>,
 ): Promise<void> {
-  const { names, values } = recordColumns(collection, record);
-  const sql = `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ? AND \`doc\` = ?`;
-  const bound = [JSON.stringify(record), ...values, columnValue(record.id), JSON.stringify(expected)];
+  const update = updateStatement(collection, record);
+  const sql = `${update.sql} AND \`doc\` = ?`;
+  const bound = [...update.values, JSON.stringify(expected)];
   if (hold) return hold({ sql, values: bound, collection, mustMatch: `no ${collection} record ${record.id} as read`, unchanged: true });
   if ((await write(collection, sql, bound)).affectedRows === 0) throw new StoreConflictError(collection, 'unchanged');
 }
@@ -206,9 +213,7 @@ export function createTx(
     },
     async update(collection, record, writeOptions) {
       writable();
-      const { names, values } = recordColumns(collection, record);
-      const sql = `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ?`;
-      const bound = [JSON.stringify(record), ...values, columnValue(record.id)];
+      const { sql, values: bound } = updateStatement(collection, record);
       const missing = `no ${collection} record ${record.id} to update`;
       if (writeOptions?.defer && options.hold) {
         const later: HeldWrite = { sql, values: bound, collection };
