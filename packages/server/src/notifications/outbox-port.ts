@@ -1,3 +1,4 @@
+import type { EndpointDisabledReason } from '@svc-licensing/license-engine';
 import type { AttemptErrorCode } from './attempt-result.js';
 
 /**
@@ -49,8 +50,8 @@ export interface AttemptRecord {
  */
 export type DeliveryOutcome = { kind: 'delivered' } | { kind: 'retry'; at: number } | { kind: 'gone' } | { kind: 'exhausted' };
 
-/** Why the server disabled an endpoint (`secret_unreadable`: its stored signing secret does not open). */
-export type EndpointDisabledReason = 'gone' | 'failing' | 'secret_unreadable';
+/** Why the server disabled an endpoint: the engine's list (`secret_unreadable`: its stored signing secret does not open). */
+export type { EndpointDisabledReason } from '@svc-licensing/license-engine';
 
 /** One finished attempt to record: the delivery, the claim it was made under, what it gave, what follows. */
 export interface AttemptToRecord {
