@@ -249,8 +249,9 @@ export interface StoreTx {
    * Optional: writes a product's revocation entry (inserted, or replacing the entry with its id) and
    * moves the product's list to its next `seq` in one go, without reading either record first:
    * `revocationSeq` becomes its value plus 1 (0 when absent) and `revocationsAt` the larger of its
-   * value and `at` (Unix seconds). The product's row is written before the entry, and stays locked
-   * to the unit's end, so concurrent changes of one product each take a `seq` of their own. Held
+   * value and `at` (Unix seconds). Whatever the product's list position is kept in stays locked
+   * from its write to the unit's end, so concurrent changes of one product each take a `seq` of
+   * their own; the store chooses where in the unit's writes it goes (a SQL store may put it last). Held
    * like a deferred write (`{ defer: true }`); a missing product fails the unit. The engine uses it
    * for a revoke, refund, chargeback or freed machine when present (a SQL adapter saves the round
    * trip that locks the product and reads the entry), and falls back to those reads and writes.

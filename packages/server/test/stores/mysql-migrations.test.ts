@@ -79,6 +79,60 @@ describe('migrate', () => {
     expect(await db.admin<{ n: number }[]>(`SELECT COUNT(*) AS n FROM \`${db.name}\`.accounts`)).toEqual([{ n: 1 }]);
   });
 
+  test('version 60 moves each product\'s revocation list position out of its document into its own row; an existing database upgrades', async () => {
+    const db = await fresh();
+    // A database at version 56: every migration before 60 applied, products written with the position in their documents.
+    await db.admin(`USE \`${db.name}\``);
+    await db.admin(
+      'CREATE TABLE `schema_migrations` (`version` INT NOT NULL, `name` VARCHAR(191) NOT NULL, `applied_at` TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, PRIMARY KEY (`version`))',
+    );
+    for (const m of migrations.filter((m) => m.version < 60)) {
+      for (const statement of m.statements) await db.admin(statement);
+      await db.admin('INSERT INTO `schema_migrations` (`version`, `name`) VALUES (?, ?)', [m.version, m.name]);
+    }
+    const product = (id: string, position: object) =>
+      JSON.stringify({ id, accountId: 'acc_1', name: id, keyPrefix: 'K-', graceDays: 0, offlineDays: 7, ...position, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
+    await db.admin("INSERT INTO `accounts` (`id`, `doc`) VALUES ('acc_1', '{\"id\":\"acc_1\"}')");
+    await db.admin("INSERT INTO `products` (`id`, `account_id`, `doc`) VALUES ('prd_listed', 'acc_1', ?), ('prd_never', 'acc_1', ?)", [
+      product('prd_listed', { revocationSeq: 7, revocationsAt: 1_900_000_000 }),
+      product('prd_never', {}),
+    ]);
+
+    expect((await migrate(db.url)).applied).toEqual(versions.filter((v) => v >= 60));
+    const moved = async () => ({
+      rows: await db.admin<{ product_id: string; seq: number | null; issued_at: number | null }[]>(
+        'SELECT `product_id`, `seq`, `issued_at` FROM `product_revocations` ORDER BY `product_id`',
+      ),
+      docs: (await db.admin<{ doc: string }[]>('SELECT `doc` FROM `products` ORDER BY `id`')).map((r) => JSON.parse(r.doc) as Record<string, unknown>),
+    });
+    const after = await moved();
+    expect(after.rows).toEqual([
+      { product_id: 'prd_listed', seq: 7, issued_at: 1_900_000_000 },
+      { product_id: 'prd_never', seq: null, issued_at: null },
+    ]);
+    expect(after.docs.map((d) => d.name)).toEqual(['prd_listed', 'prd_never']);
+    expect(after.docs.some((d) => 'revocationSeq' in d || 'revocationsAt' in d)).toBe(false);
+    // Each statement is safe to run again (a crash before the version row): nothing changes.
+    for (const statement of migrations.find((m) => m.version === 60)!.statements) await db.admin(statement);
+    expect(await moved()).toEqual(after);
+
+    // The store reads the position back into the record, and the next change of the list takes the next seq.
+    const store = createMySqlStore(db.url, { poolSize: 1 });
+    try {
+      const read = await store.transaction(async (tx) => [await tx.get('products', 'prd_listed'), await tx.get('products', 'prd_never')]);
+      expect([read[0]?.revocationSeq, read[0]?.revocationsAt, read[0]?.name]).toEqual([7, 1_900_000_000, 'prd_listed']);
+      expect(read[1]).not.toHaveProperty('revocationSeq');
+      expect(read[1]).not.toHaveProperty('revocationsAt');
+      await store.transaction((tx) =>
+        tx.recordRevocationEntry!({ id: 'rve_1', accountId: 'acc_1', productId: 'prd_listed', licenseId: 'lic_1', fingerprint: null, freedAt: null, until: 1_930_000_000 }, 1_900_000_100),
+      );
+      const next = await store.transaction((tx) => tx.get('products', 'prd_listed'));
+      expect([next?.revocationSeq, next?.revocationsAt]).toEqual([8, 1_900_000_100]);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('instances migrating at once take turns: every version is recorded once', async () => {
     const db = await fresh();
     const results = await Promise.all([migrate(db.url), migrate(db.url), migrate(db.url)]);

@@ -219,20 +219,21 @@ describe('mysql store round trips of vendor actions', () => {
     const subscribed = await licenseToRevoke(true);
     const notified = await engineTrips(() => subscribed.engine.revokeLicense(subscribed.accountId, subscribed.licenseId));
     // The account tells whether anything subscribes; the notification's view reads the plan and product the answer reads anyway.
-    // The revocation list's entry and seq (issue 29) cost no round trip of their own: the product's seq is moved by an UPDATE
-    // sent first in the writes' query, so its row lock comes before the license's write (whose foreign-key check would hold the
-    // product row shared, and two revokes of one product would deadlock upgrading it), and the entry is an upsert, unread.
-    // The answer's plan and product are read before the writes, so the writes go with the COMMIT: the product's row lock
+    // The revocation list's entry and seq (issue 29) cost no round trip of their own: the entry is an upsert, unread, and the
+    // product's seq is moved in its own row (product_revocations, no foreign key points at it) by the last statement before
+    // the COMMIT, so revokes of one product hold that lock for one statement; the license's write before it only shares the
+    // product row (its foreign-key check), which no revoke locks exclusively.
+    // The answer's plan and product are read before the writes, so the writes go with the COMMIT: the seq row's lock
     // is held for that one query, not from a query's answer through the event loop to a COMMIT of its own. They are found
     // by the license's ID (readLicenseParents), so they go in the license's query: 2 round trips, one fewer than before the lists.
     // No guard block: the license was read locked, so its update cannot miss, and its foreign key keeps its product's row.
     expect(plain).toEqual([
       'query SELECT licenses FOR UPDATE + SELECT accounts + SELECT plans + SELECT products',
-      'query UPDATE products + INSERT revocation_entries + UPDATE licenses + INSERT audit_events + COMMIT',
+      'query INSERT revocation_entries + UPDATE licenses + INSERT audit_events + INSERT product_revocations + COMMIT',
     ]);
     expect(notified).toEqual([
       'query SELECT licenses FOR UPDATE + SELECT accounts + SELECT plans + SELECT products',
-      'query UPDATE products + INSERT revocation_entries + UPDATE licenses + INSERT audit_events + INSERT notification_deliveries + COMMIT',
+      'query INSERT revocation_entries + UPDATE licenses + INSERT audit_events + INSERT notification_deliveries + INSERT product_revocations + COMMIT',
     ]);
   });
 
@@ -246,7 +247,7 @@ describe('mysql store round trips of vendor actions', () => {
     const trips = await engineTrips(() => engine.revokeLicense(account.id, license.id));
     expect(trips).toEqual([
       'query SELECT licenses FOR UPDATE + SELECT accounts + SELECT plans + SELECT products',
-      'query UPDATE products + INSERT revocation_entries + UPDATE licenses + INSERT audit_events + COMMIT',
+      'query INSERT revocation_entries + UPDATE licenses + INSERT audit_events + INSERT product_revocations + COMMIT',
     ]);
     expect((await engine.getRevocationList(product.id)).seq).toBe(1);
   });

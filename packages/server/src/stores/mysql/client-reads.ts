@@ -29,7 +29,7 @@ export const MAX_CLIENT_READS = 32;
 export class ClientLicenseReads {
   readonly #autocommit: Autocommit;
   readonly #shared = new SharedDocs();
-  readonly #parseShared = <T>(text: string | null): T | null => this.#shared.parse<T>(text);
+  readonly #parseShared = <T>(text: string | null, overlay?: { key: string; apply: (value: T) => T }): T | null => this.#shared.parse<T>(text, overlay);
   #waiting: Waiting[] = [];
   #scheduled = false;
 

@@ -41,7 +41,16 @@ export interface HeldWrite {
   unchanged?: true;
   /** Set on a one-row insert or delete by id that may go in one statement with others (held-merge.ts). */
   joinable?: Joinable;
+  /**
+   * Sent after the batch's other writes (in the order held among such writes): a write of a hot
+   * row that no foreign key points at takes its lock as late as the unit allows.
+   */
+  last?: true;
 }
+
+/** `writes` with those marked `last` moved to the end, each group in the order held. */
+const lastOnes = (writes: readonly HeldWrite[]): HeldWrite[] =>
+  writes.some((w) => w.last) ? [...writes.filter((w) => !w.last), ...writes.filter((w) => w.last)] : [...writes];
 
 /** The failure of a held write that matched no row: its `mustMatch` message, or the compare and set's conflict. */
 const unmatchedFailure = (w: HeldWrite): Error => (w.unchanged ? new StoreConflictError(w.collection, 'unchanged') : new Error(w.mustMatch ?? ''));
@@ -53,8 +62,8 @@ export interface Statement {
 }
 
 /**
- * One query that sends held writes: the writes in the order held (a few joined in one statement,
- * {@link joinHeld}), then COMMIT (`commit`), or the `reads` whose results the caller needs (not
+ * One query that sends held writes: the writes in the order held, those marked `last` at the end
+ * (a few joined in one statement, {@link joinHeld}), then COMMIT (`commit`), or the `reads` whose results the caller needs (not
  * `commit`). A held update that must match its row is checked before anything commits: `guarded`
  * (MariaDB) puts a guard block after each such update, which fails the query before its COMMIT;
  * otherwise the COMMIT is left out (`commitAfterCheck`) for the caller to send once it has checked
@@ -81,7 +90,7 @@ export class HeldBatch {
     reads: readonly Statement[],
     savepoint: { open: boolean; release: boolean } = { open: false, release: false },
   ) {
-    writes = joinHeld(writes);
+    writes = joinHeld(lastOnes(writes));
     this.#writes = writes;
     this.#guarded = commit && guardBlocks;
     this.commitAfterCheck = commit && !this.#guarded && writes.some((w) => w.mustMatch);

@@ -1,5 +1,7 @@
 import type { ClientLicenseQuery, ClientLicenseRecords, Collection, ProviderCustomerQuery, ProviderCustomerRecords, RecordMap } from '@svc-licensing/license-engine';
 import type { RowDataPacket } from 'mysql2/promise';
+import { POSITION_COLUMNS, joinPosition, withPosition } from './product-revocations.js';
+import type { PositionColumns } from './product-revocations.js';
 import { quote, tables } from './schema.js';
 import type { Run, SqlValue } from './statement.js';
 
@@ -24,9 +26,12 @@ const clientLicensesSqlBySize: string[] = [];
 function clientLicensesSqlOf(count: number): string {
   const calls = Array.from({ length: count }, (_, i) => `SELECT ${i} AS \`n\`, ? AS \`kh\`, ? AS \`fp\`, ? AS \`pid\``).join(' UNION ALL ');
   return (
-    'SELECT `q`.`n`, `p`.`doc` AS `product`, `l`.`doc` AS `license`, `pl`.`doc` AS `plan`, `a`.`doc` AS `account`, `act`.`doc` AS `activation`, `k`.`doc` AS `signing_key` ' +
+    'SELECT `q`.`n`, `p`.`doc` AS `product`, ' +
+    POSITION_COLUMNS +
+    ', `l`.`doc` AS `license`, `pl`.`doc` AS `plan`, `a`.`doc` AS `account`, `act`.`doc` AS `activation`, `k`.`doc` AS `signing_key` ' +
     `FROM (${calls}) \`q\` ` +
     `LEFT JOIN ${t('products')} \`p\` ON \`p\`.\`id\` = \`q\`.\`pid\` ` +
+    `${joinPosition('p')} ` +
     `LEFT JOIN ${t('signingKeys')} \`k\` ON \`k\`.${c('signingKeys', 'productId')} = \`p\`.\`id\` AND \`k\`.${c('signingKeys', 'status')} = 'active' ` +
     `LEFT JOIN ${t('licenses')} \`l\` ON \`l\`.${c('licenses', 'keyHash')} = \`q\`.\`kh\` ` +
     `LEFT JOIN ${t('plans')} \`pl\` ON \`pl\`.\`id\` = \`l\`.${c('licenses', 'planId')} ` +
@@ -39,8 +44,8 @@ function clientLicensesSqlOf(count: number): string {
 export const clientLicensesValues = (queries: readonly ClientLicenseQuery[]): SqlValue[] =>
   queries.flatMap((q) => [q.keyHash, q.fingerprint, q.productId]);
 
-/** A row of {@link clientLicensesSql}: the call's number and its records' documents. */
-export interface ClientRow extends RowDataPacket {
+/** A row of {@link clientLicensesSql}: the call's number and its records' documents (the product's list position in columns of its own). */
+export interface ClientRow extends RowDataPacket, PositionColumns {
   n: number;
   product: string | null;
   license: string | null;
@@ -56,7 +61,11 @@ export interface ClientRow extends RowDataPacket {
  * (the documents many calls read alike, see `SharedDocs`); the license and activation are always
  * parsed anew.
  */
-export function clientLicensesOf(rows: readonly ClientRow[], count: number, shared: <T>(text: string | null) => T | null = doc): ClientLicenseRecords[] {
+export function clientLicensesOf(
+  rows: readonly ClientRow[],
+  count: number,
+  shared: <T>(text: string | null, overlay?: { key: string; apply: (value: T) => T }) => T | null = doc,
+): ClientLicenseRecords[] {
   const found: ClientLicenseRecords[] = [];
   for (const row of rows) {
     const known = found[row.n];
@@ -67,8 +76,9 @@ export function clientLicensesOf(rows: readonly ClientRow[], count: number, shar
       continue;
     }
     const license = doc<RecordMap['licenses']>(row.license);
+    const position = { key: `${row.rvl_seq ?? ''},${row.rvl_at ?? ''}`, apply: (p: RecordMap['products']) => withPosition(p, row) };
     found[row.n] = {
-      product: shared(row.product),
+      product: shared(row.product, position),
       license,
       plan: license ? shared(row.plan) : null,
       account: license ? shared(row.account) : null,
@@ -98,7 +108,12 @@ interface ProviderCustomerRow extends RowDataPacket {
   customer: string | null;
 }
 
-const doc = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+/** The record of `text` (null for SQL NULL), completed by `overlay` when given. */
+const doc = <T>(text: string | null, overlay?: { apply: (value: T) => T }): T | null => {
+  if (text === null) return null;
+  const value = JSON.parse(text) as T;
+  return overlay ? overlay.apply(value) : value;
+};
 
 /** `readClientLicense` of the port in a unit of work: one statement. */
 export async function readClientLicense(run: Run, query: ClientLicenseQuery): Promise<ClientLicenseRecords> {

@@ -1,17 +1,21 @@
 import type { PlanRecord, ProductRecord } from '@svc-licensing/license-engine';
 import type { RowDataPacket } from 'mysql2/promise';
+import { POSITION_COLUMNS, joinPosition, withPosition } from './product-revocations.js';
+import type { PositionColumns } from './product-revocations.js';
 import { quote, tables } from './schema.js';
 import type { Run } from './statement.js';
 
-interface DocRow extends RowDataPacket {
+interface DocRow extends RowDataPacket, PositionColumns {
   doc: string;
 }
 
-/** `SELECT` of the record of `parent` whose ID is in the license's column `column`. */
-const byLicense = (parent: 'plans' | 'products', column: string) =>
-  `SELECT \`doc\` FROM ${quote(tables[parent].table)} WHERE \`id\` = (SELECT ${quote(column)} FROM ${quote(tables.licenses.table)} WHERE \`id\` = ?)`;
-const PLAN = byLicense('plans', tables.licenses.columns.get('planId')!);
-const PRODUCT = byLicense('products', tables.licenses.columns.get('productId')!);
+/** The ID in the license's column `column`, as a subquery. */
+const ofLicense = (column: string) => `(SELECT ${quote(column)} FROM ${quote(tables.licenses.table)} WHERE \`id\` = ?)`;
+const PLAN = `SELECT \`doc\` FROM ${quote(tables.plans.table)} WHERE \`id\` = ${ofLicense(tables.licenses.columns.get('planId')!)}`;
+/** The product with its list position (product-revocations.ts). */
+const PRODUCT =
+  `SELECT \`p\`.\`doc\`, ${POSITION_COLUMNS} FROM ${quote(tables.products.table)} \`p\` ${joinPosition('p')} ` +
+  `WHERE \`p\`.\`id\` = ${ofLicense(tables.licenses.columns.get('productId')!)}`;
 
 /**
  * The port's `readLicenseParents`: two statements asked in one turn, so they join the query of
@@ -22,5 +26,6 @@ const PRODUCT = byLicense('products', tables.licenses.columns.get('productId')!)
 export async function readLicenseParents(run: Run, licenseId: string): Promise<{ plan: PlanRecord | null; product: ProductRecord | null }> {
   const [plans, products] = await Promise.all([run<DocRow[]>(PLAN, [licenseId]), run<DocRow[]>(PRODUCT, [licenseId])]);
   const first = <T>(rows: DocRow[]): T | null => (rows[0] ? (JSON.parse(rows[0].doc) as T) : null);
-  return { plan: first<PlanRecord>(plans), product: first<ProductRecord>(products) };
+  const product = first<ProductRecord>(products);
+  return { plan: first<PlanRecord>(plans), product: product && withPosition(product, products[0]!) };
 }

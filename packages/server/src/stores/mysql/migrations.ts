@@ -195,6 +195,30 @@ const revocationEntries: Migration = {
   ],
 };
 
+// Issue 29: a product's revocation list position (`revocationSeq`, `revocationsAt` of its record)
+// moves out of its `doc` into a row of its own (product-revocations.ts): a revoke moves it with its
+// last statement, and no foreign key points at that row, so revokes of one product no longer queue
+// on the product row, whose lock every license write of the product checks. Every product gets its
+// row (NULL where its record had no position); the fields then leave the documents. Each statement
+// is safe to run twice: the rows are inserted only where missing, before any document loses them.
+const productRevocations: Migration = {
+  version: 60,
+  name: 'revocation list positions of products in a table of their own',
+  statements: [
+    'CREATE TABLE IF NOT EXISTS `product_revocations` (\n' +
+      `  \`product_id\` ${ID} NOT NULL,\n` +
+      '  `seq` BIGINT UNSIGNED NULL,\n' +
+      '  `issued_at` BIGINT NULL,\n' +
+      '  PRIMARY KEY (`product_id`)\n' +
+      `) ${TABLE_OPTIONS}`,
+    'INSERT INTO `product_revocations` (`product_id`, `seq`, `issued_at`) ' +
+      "SELECT `p`.`id`, CAST(JSON_EXTRACT(`p`.`doc`, '$.revocationSeq') AS UNSIGNED), CAST(JSON_EXTRACT(`p`.`doc`, '$.revocationsAt') AS SIGNED) " +
+      'FROM `products` `p` LEFT JOIN `product_revocations` `r` ON `r`.`product_id` = `p`.`id` WHERE `r`.`product_id` IS NULL',
+    "UPDATE `products` SET `doc` = JSON_REMOVE(`doc`, '$.revocationSeq', '$.revocationsAt') " +
+      "WHERE JSON_CONTAINS_PATH(`doc`, 'one', '$.revocationSeq', '$.revocationsAt')",
+  ],
+};
+
 /**
  * The schema, as numbered migrations. A migration is never edited once released: a change is
  * a new migration. Every statement must be safe to run twice (a crash between a statement and
@@ -208,4 +232,4 @@ const revocationEntries: Migration = {
  *
  * Every migration, oldest first.
  */
-export const migrations: readonly Migration[] = [initial, rateLimits, rateLimitsInMemory, sessions, senderDomains, customerSessions, notifications, incomingDeliveries, auditActors, revocationEntries];
+export const migrations: readonly Migration[] = [initial, rateLimits, rateLimitsInMemory, sessions, senderDomains, customerSessions, notifications, incomingDeliveries, auditActors, revocationEntries, productRevocations];

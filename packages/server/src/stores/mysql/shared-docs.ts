@@ -14,14 +14,20 @@ const MAX_SHARED_DOCS = 2048;
 export class SharedDocs {
   readonly #parsed = new Map<string, unknown>();
 
-  /** The parsed, frozen document of `text` (null for SQL NULL). */
-  parse<T>(text: string | null): T | null {
+  /**
+   * The parsed, frozen document of `text` (null for SQL NULL). With `overlay`, the document as
+   * `overlay.apply` completes it from other columns of the row (before it is frozen), kept by its
+   * text and `overlay.key` (those columns' values).
+   */
+  parse<T>(text: string | null, overlay?: { key: string; apply: (value: T) => T }): T | null {
     if (text === null) return null;
-    let value = this.#parsed.get(text);
+    const key = overlay ? `${text}\u0000${overlay.key}` : text;
+    let value = this.#parsed.get(key);
     if (value === undefined) {
-      value = deepFreeze(JSON.parse(text));
+      const parsed = JSON.parse(text) as T;
+      value = deepFreeze(overlay ? overlay.apply(parsed) : parsed);
       if (this.#parsed.size >= MAX_SHARED_DOCS) this.#parsed.clear();
-      this.#parsed.set(text, value);
+      this.#parsed.set(key, value);
     }
     return value as T;
   }

@@ -8,11 +8,13 @@ import { readClientLicense, readProviderCustomer } from './joined-reads.js';
 import { dueDeliveries } from './due-deliveries.js';
 import { columnValue, recordColumns } from './columns.js';
 import { readLicenseParents } from './license-parents.js';
+import { POSITION_COLUMNS, deletePosition, joinPosition, productDoc, setPosition, withPosition } from './product-revocations.js';
+import type { PositionColumns } from './product-revocations.js';
 import { recordRevocationEntry } from './revocation-entries.js';
 import { quote, tables } from './schema.js';
 import type { Run, SqlValue } from './statement.js';
 
-interface DocRow extends RowDataPacket {
+interface DocRow extends RowDataPacket, PositionColumns {
   doc: string;
 }
 interface CountRow extends RowDataPacket {
@@ -61,7 +63,21 @@ export function conflictOf(error: unknown, collections: readonly Collection[]): 
   return new StoreConflictError(collection, tables[collection].uniqueKeys.get(key) ?? key);
 }
 
-const parse = <C extends Collection>(rows: DocRow[]): RecordMap[C][] => rows.map((r) => JSON.parse(r.doc) as RecordMap[C]);
+/** What a read of `collection` selects from: a product's row joined to its list position (product-revocations.ts). */
+const source = (collection: Collection): string =>
+  collection === 'products'
+    ? `\`p\`.\`doc\`, ${POSITION_COLUMNS} FROM ${quote(tables.products.table)} \`p\` ${joinPosition('p')}`
+    : `\`doc\` FROM ${quote(tables[collection].table)}`;
+
+/** The records of `rows`; a product's with its list position overlaid. */
+const parse = <C extends Collection>(collection: C, rows: DocRow[]): RecordMap[C][] =>
+  collection === 'products'
+    ? rows.map((r) => withPosition(JSON.parse(r.doc) as RecordMap['products'], r) as RecordMap[C])
+    : rows.map((r) => JSON.parse(r.doc) as RecordMap[C]);
+
+/** The JSON a record's `doc` holds: a product's without its list position, which its own row holds. */
+const docOf = (collection: Collection, record: object): string =>
+  collection === 'products' ? productDoc(record as RecordMap['products']) : JSON.stringify(record);
 
 /**
  * The records a unit holds locked and has not deleted since: inserted (held or sent), or read with
@@ -90,7 +106,7 @@ class HeldRows {
 function updateStatement<C extends Collection>(collection: C, record: RecordMap[C]): { sql: string; values: SqlValue[] } {
   const { names, values } = recordColumns(collection, record);
   const sql = `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ?`;
-  return { sql, values: [JSON.stringify(record), ...values, columnValue(record.id)] };
+  return { sql, values: [docOf(collection, record), ...values, columnValue(record.id)] };
 }
 
 /**
@@ -107,9 +123,16 @@ async function updateIfUnchanged<C extends Collection>(
 ): Promise<void> {
   const update = updateStatement(collection, record);
   const sql = `${update.sql} AND \`doc\` = ?`;
-  const bound = [...update.values, JSON.stringify(expected)];
-  if (hold) return hold({ sql, values: bound, collection, mustMatch: `no ${collection} record ${record.id} as read`, unchanged: true });
+  const bound = [...update.values, docOf(collection, expected)];
+  // A product's list position is written after its document, as by `update`.
+  const position = collection === 'products' ? setPosition(record as RecordMap['products']) : null;
+  if (hold) {
+    hold({ sql, values: bound, collection, mustMatch: `no ${collection} record ${record.id} as read`, unchanged: true });
+    if (position) hold(position);
+    return;
+  }
   if ((await write(collection, sql, bound)).affectedRows === 0) throw new StoreConflictError(collection, 'unchanged');
+  if (position) await write(collection, position.sql, [...position.values]);
 }
 
 /**
@@ -126,11 +149,9 @@ export function createTx(
   const held = new HeldRows();
   const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined) => {
     const { sql, values } = conditions(collection, where);
-    const rows = await run<DocRow[]>(
-      `SELECT \`doc\` FROM ${quote(tables[collection].table)}${whereSql(sql)} ORDER BY \`id\`${tail}${lock ? ' FOR UPDATE' : ''}`,
-      values,
-    );
-    const records = parse<C>(rows);
+    // A product's locked read locks its position row too (the join's rows): a write of the position from it cannot race.
+    const rows = await run<DocRow[]>(`SELECT ${source(collection)}${whereSql(sql)} ORDER BY \`id\`${tail}${lock ? ' FOR UPDATE' : ''}`, values);
+    const records = parse(collection, rows);
     if (lock) held.found(collection, records);
     return records;
   };
@@ -152,10 +173,10 @@ export function createTx(
       if (ids.length === 0) return [];
       // One statement, rows locked in id order (ORDER BY id) whatever the order asked.
       const rows = await run<DocRow[]>(
-        `SELECT \`doc\` FROM ${quote(tables[collection].table)} WHERE \`id\` IN (${ids.map(() => '?').join(', ')}) ORDER BY \`id\`${options?.lock ? ' FOR UPDATE' : ''}`,
+        `SELECT ${source(collection)} WHERE \`id\` IN (${ids.map(() => '?').join(', ')}) ORDER BY \`id\`${options?.lock ? ' FOR UPDATE' : ''}`,
         [...ids],
       );
-      const records = parse<C>(rows);
+      const records = parse(collection, rows);
       if (options?.lock) held.found(collection, records);
       const found = new Map(records.map((r) => [(r as { id: string }).id, r]));
       return ids.map((id) => found.get(id) ?? null);
@@ -188,10 +209,10 @@ export function createTx(
       // The limit is a checked integer; it is bound as text, which MySQL 8 and MariaDB both accept.
       values.push(String(query.limit + 1));
       const rows = await run<DocRow[]>(
-        `SELECT \`doc\` FROM ${quote(tables[collection].table)}${whereSql(sql)} ORDER BY \`id\` ${desc ? 'DESC' : 'ASC'} LIMIT ?`,
+        `SELECT ${source(collection)}${whereSql(sql)} ORDER BY \`id\` ${desc ? 'DESC' : 'ASC'} LIMIT ?`,
         values,
       );
-      const data = parse<C>(rows.slice(0, query.limit));
+      const data = parse(collection, rows.slice(0, query.limit));
       const last = data[data.length - 1] as { id: string } | undefined;
       return { data, nextCursor: rows.length > query.limit && last ? encodeCursor(last.id) : null };
     },
@@ -206,31 +227,48 @@ export function createTx(
       const { names, values } = recordColumns(collection, record);
       const head = `INSERT INTO ${quote(tables[collection].table)} (\`id\`, \`doc\`${names.map((n) => `, ${n}`).join('')})`;
       const sql = `${head} VALUES (${['?', '?', ...names.map(() => '?')].join(', ')})`;
-      const bound = [columnValue(record.id), JSON.stringify(record), ...values];
-      if (writeOptions?.defer && options.hold) options.hold({ sql, values: bound, collection, joinable: { kind: 'insert', head } });
-      else await write(collection, sql, bound);
+      const bound = [columnValue(record.id), docOf(collection, record), ...values];
+      const position = collection === 'products' ? setPosition(record as RecordMap['products']) : null;
+      if (writeOptions?.defer && options.hold) {
+        options.hold({ sql, values: bound, collection, joinable: { kind: 'insert', head } });
+        if (position) options.hold(position);
+      } else {
+        await write(collection, sql, bound);
+        if (position) await write(collection, position.sql, [...position.values]);
+      }
       held.add(collection, record.id);
     },
     async update(collection, record, writeOptions) {
       writable();
       const { sql, values: bound } = updateStatement(collection, record);
       const missing = `no ${collection} record ${record.id} to update`;
+      // A product's list position is written after its document (to its row, locked by the locked read a position change comes from).
+      const position = collection === 'products' ? setPosition(record as RecordMap['products']) : null;
       if (writeOptions?.defer && options.hold) {
         const later: HeldWrite = { sql, values: bound, collection };
         if (!held.has(collection, record.id)) later.mustMatch = missing;
-        return options.hold(later);
+        options.hold(later);
+        if (position) options.hold(position);
+        return;
       }
       const result = await write(collection, sql, bound);
       // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
       if (result.affectedRows === 0) throw new Error(missing);
+      if (position) await write(collection, position.sql, [...position.values]);
     },
     updateIfUnchanged: (collection, expected, record) => (writable(), updateIfUnchanged(collection, expected, record, options.hold, write)),
     async delete(collection, id, writeOptions) {
       writable();
       const head = `DELETE FROM ${quote(tables[collection].table)} WHERE \`id\``;
       held.delete(collection, id);
-      if (writeOptions?.defer && options.hold) return options.hold({ sql: `${head} = ?`, values: [id], collection, joinable: { kind: 'delete', head } });
+      const position = collection === 'products' ? deletePosition(id) : null;
+      if (writeOptions?.defer && options.hold) {
+        options.hold({ sql: `${head} = ?`, values: [id], collection, joinable: { kind: 'delete', head } });
+        if (position) options.hold({ ...position, collection });
+        return;
+      }
       await run<ResultSetHeader>(`${head} = ?`, [id]);
+      if (position) await run<ResultSetHeader>(position.sql, position.values);
     },
   };
 }
