@@ -139,4 +139,24 @@ describeEverySetup('revocation lists over HTTP', (setup) => {
     const { list } = await fetchList(h, product.id);
     expect([list.seq, list.licenseCount, list.activationCount]).toEqual([41, 32, 8]);
   });
+
+  it('revokes racing a key rotation and edits of their product, with no deadlock retries: every one succeeds, the list has every seq and the new key', async () => {
+    // The rotation and the edits read the product locked (on MySQL its list position row too) and
+    // write it; the revokes move the position last. Retries off: a deadlock would answer 500.
+    const h = await createHarness(setup, {}, { store: { mysql: { poolSize: 16, maxRetries: 0 } } });
+    const { product, plan } = await licensed(h);
+    const made = await Promise.all(Array.from({ length: 16 }, (_, i) => h.api('POST', '/licenses', { plan: plan.id, email: `rotating${i}@example.com`, paidUntil: PAID_UNTIL })));
+    await fetchList(h, product.id); // seq 1: the empty list
+    expect((await h.api('POST', `/products/${product.id}/keys`)).status).toBe(201);
+    const answers = await Promise.all([
+      ...made.map((m) => h.api('POST', `/licenses/${m.body.id}/revoke`)),
+      h.api('POST', `/products/${product.id}/keys/k2/activate`),
+      ...[1, 2, 3].map((n) => h.api('PATCH', `/products/${product.id}`, { name: `Renamed ${n}` })),
+    ]);
+    expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body]), 'every change succeeds').toEqual([]);
+    const { list } = await fetchList(h, product.id);
+    // The empty list, 16 entries, and the rotation's re-signing (the list had a seq): 18; the edits move nothing.
+    expect([list.seq, list.licenseCount, list.kid]).toEqual([18, 16, 'k2']);
+    expect((await h.api('GET', `/products/${product.id}`)).body.name).toMatch(/^Renamed [123]$/);
+  });
 });

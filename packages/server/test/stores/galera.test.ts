@@ -4,6 +4,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { decodeCertificate } from '@svc-licensing/cert-format';
 import { signProviderA } from '@svc-licensing/provider-webhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { verifyRevocationList } from '@svc-licensing/verifier';
 import { fixtureJson } from '../../../../fixtures/index.js';
 import { cleanEnv, exited, onLines, runCli, startServe } from '../support/cli-process.js';
 import { fingerprint } from '../support/fixtures.js';
@@ -238,6 +239,22 @@ describe('on a 3-node Galera cluster', () => {
       const validated = await client(s, 'validate', machine);
       expect(validated.status).toBe(200);
       expect(decodeCertificate(validated.body.certificate)).toMatchObject({ ok: true, kid: 'k2' });
+    }
+  }, 60_000);
+
+  test('revokes of one product through the three nodes at once each take a seq of their own: the served list counts them all', async () => {
+    // Issue 29: the list's seq lives in one row per product (product_revocations); writes of it on
+    // different nodes conflict at certification, and the loser runs again, so no seq is taken twice.
+    const { productId, planId } = await product('GV', 10);
+    const made = await Promise.all(Array.from({ length: 12 }, (_, i) => license(i % 3, planId, `rvl${i}@galera.test`)));
+    const answers = await Promise.all(made.map((l, i) => api(i % 3, 'POST', `/licenses/${l.id}/revoke`)));
+    expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body])).toEqual([]);
+    const keys = await api(0, 'GET', `/products/${productId}/keys`);
+    const publicKeys = Object.fromEntries(keys.body.data.map((k: { kid: string; publicKey: string }) => [k.kid, k.publicKey]));
+    for (let s = 0; s < 3; s++) {
+      const res = await fetch(`${servers[s]!.url}/v1/products/${productId}/revocations`);
+      const checked = await verifyRevocationList((await res.text()).trimEnd(), { publicKeys, product: productId });
+      expect([checked.outcome, checked.list?.seq, checked.list?.licenseCount]).toEqual(['valid', 12, 12]);
     }
   }, 60_000);
 
