@@ -1,6 +1,5 @@
 import type { ProductRecord } from '@svc-licensing/license-engine';
 import type { HeldWrite } from './held.js';
-import type { SqlValue } from './statement.js';
 
 // A product's revocation list position (`revocationSeq`, `revocationsAt` of its record) lives in a
 // row of its own, `product_revocations` (migration 60), not in the product's `doc`. A revoke moves
@@ -57,8 +56,8 @@ export function setPosition(record: ProductRecord): HeldWrite {
 }
 
 /** The product's position row deleted with the product. */
-export function deletePosition(id: string): { sql: string; values: SqlValue[] } {
-  return { sql: `DELETE FROM ${PRODUCT_REVOCATIONS} WHERE \`product_id\` = ?`, values: [id] };
+export function deletePosition(id: string): HeldWrite {
+  return { sql: `DELETE FROM ${PRODUCT_REVOCATIONS} WHERE \`product_id\` = ?`, values: [id], collection: 'products' };
 }
 
 /** The next `seq`, and `issued_at` the later of its own and `?`, of a row that must be there (a missing one matches nothing). */

@@ -125,14 +125,27 @@ async function updateIfUnchanged<C extends Collection>(
   const sql = `${update.sql} AND \`doc\` = ?`;
   const bound = [...update.values, docOf(collection, expected)];
   // A product's list position is written after its document, as by `update`.
-  const position = collection === 'products' ? setPosition(record as RecordMap['products']) : null;
-  if (hold) {
-    hold({ sql, values: bound, collection, mustMatch: `no ${collection} record ${record.id} as read`, unchanged: true });
-    if (position) hold(position);
-    return;
-  }
-  if ((await write(collection, sql, bound)).affectedRows === 0) throw new StoreConflictError(collection, 'unchanged');
-  if (position) await write(collection, position.sql, [...position.values]);
+  if (hold) hold({ sql, values: bound, collection, mustMatch: `no ${collection} record ${record.id} as read`, unchanged: true });
+  else if ((await write(collection, sql, bound)).affectedRows === 0) throw new StoreConflictError(collection, 'unchanged');
+  await thenPosition(positionOf(collection, record), hold, write);
+}
+
+/** The write of a product's list position that goes with a write of the product (product-revocations.ts); null for other collections. */
+const positionOf = (collection: Collection, record: object): HeldWrite | null => (collection === 'products' ? setPosition(record as RecordMap['products']) : null);
+
+/**
+ * Holds `position` after the product's write it goes with (`hold`: that write was held) or sends it
+ * after that write. A position changed by the engine comes from a locked read of the product, which
+ * locked the position's row too (the read joins it).
+ */
+async function thenPosition(
+  position: HeldWrite | null,
+  hold: ((write: HeldWrite) => void) | undefined,
+  write: (collection: Collection, sql: string, values: SqlValue[]) => Promise<ResultSetHeader>,
+): Promise<void> {
+  if (!position) return;
+  if (hold) hold(position);
+  else await write(position.collection, position.sql, [...position.values]);
 }
 
 /**
@@ -228,47 +241,31 @@ export function createTx(
       const head = `INSERT INTO ${quote(tables[collection].table)} (\`id\`, \`doc\`${names.map((n) => `, ${n}`).join('')})`;
       const sql = `${head} VALUES (${['?', '?', ...names.map(() => '?')].join(', ')})`;
       const bound = [columnValue(record.id), docOf(collection, record), ...values];
-      const position = collection === 'products' ? setPosition(record as RecordMap['products']) : null;
-      if (writeOptions?.defer && options.hold) {
-        options.hold({ sql, values: bound, collection, joinable: { kind: 'insert', head } });
-        if (position) options.hold(position);
-      } else {
-        await write(collection, sql, bound);
-        if (position) await write(collection, position.sql, [...position.values]);
-      }
+      const hold = writeOptions?.defer ? options.hold : undefined;
+      if (hold) hold({ sql, values: bound, collection, joinable: { kind: 'insert', head } });
+      else await write(collection, sql, bound);
+      await thenPosition(positionOf(collection, record), hold, write);
       held.add(collection, record.id);
     },
     async update(collection, record, writeOptions) {
       writable();
       const { sql, values: bound } = updateStatement(collection, record);
       const missing = `no ${collection} record ${record.id} to update`;
-      // A product's list position is written after its document (to its row, locked by the locked read a position change comes from).
-      const position = collection === 'products' ? setPosition(record as RecordMap['products']) : null;
-      if (writeOptions?.defer && options.hold) {
-        const later: HeldWrite = { sql, values: bound, collection };
-        if (!held.has(collection, record.id)) later.mustMatch = missing;
-        options.hold(later);
-        if (position) options.hold(position);
-        return;
-      }
-      const result = await write(collection, sql, bound);
+      const hold = writeOptions?.defer ? options.hold : undefined;
+      if (hold) hold({ sql, values: bound, collection, ...(held.has(collection, record.id) ? {} : { mustMatch: missing }) });
       // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
-      if (result.affectedRows === 0) throw new Error(missing);
-      if (position) await write(collection, position.sql, [...position.values]);
+      else if ((await write(collection, sql, bound)).affectedRows === 0) throw new Error(missing);
+      await thenPosition(positionOf(collection, record), hold, write);
     },
     updateIfUnchanged: (collection, expected, record) => (writable(), updateIfUnchanged(collection, expected, record, options.hold, write)),
     async delete(collection, id, writeOptions) {
       writable();
       const head = `DELETE FROM ${quote(tables[collection].table)} WHERE \`id\``;
       held.delete(collection, id);
-      const position = collection === 'products' ? deletePosition(id) : null;
-      if (writeOptions?.defer && options.hold) {
-        options.hold({ sql: `${head} = ?`, values: [id], collection, joinable: { kind: 'delete', head } });
-        if (position) options.hold({ ...position, collection });
-        return;
-      }
-      await run<ResultSetHeader>(`${head} = ?`, [id]);
-      if (position) await run<ResultSetHeader>(position.sql, position.values);
+      const hold = writeOptions?.defer ? options.hold : undefined;
+      if (hold) hold({ sql: `${head} = ?`, values: [id], collection, joinable: { kind: 'delete', head } });
+      else await run<ResultSetHeader>(`${head} = ?`, [id]);
+      await thenPosition(collection === 'products' ? deletePosition(id) : null, hold, write);
     },
   };
 }
