@@ -26,7 +26,7 @@ import type { Change, Row } from './tables.js';
  */
 
 type Item =
-  | { kind: 'line'; text: string; done: Deferred }
+  | { kind: 'line'; bytes: Buffer; done: Deferred }
   | { kind: 'rotate'; seq: number; done: Deferred };
 
 interface Deferred {
@@ -56,21 +56,48 @@ export const RAW_FIELDS: Partial<Record<Collection, string>> = { notificationDel
 export const rawSafe = (text: string): boolean =>
   !text.includes('\t') && !text.includes('\n') && (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
-/** Encodes one transaction's changes as a journal line. */
-export function encodeLine(changes: readonly Change[]): string {
-  const raw: string[] = [];
-  const w = changes.map((c) => {
+/**
+ * Encodes one transaction's changes as a journal line, as the bytes written: each part is encoded to
+ * UTF-8 once, straight into the line's buffer, and the checksum is taken over those bytes (the same
+ * value as over the text, which is what `decodeLine` checks).
+ */
+export function encodeLine(changes: readonly Change[]): Buffer {
+  let raw: string[] | null = null;
+  const w = new Array<unknown[]>(changes.length);
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i]!;
     const field = c.row ? RAW_FIELDS[c.collection] : undefined;
     const value = field === undefined ? undefined : c.row![field];
-    if (typeof value !== 'string' || !rawSafe(value)) return [c.collection, c.id, c.row];
-    raw.push(value);
+    if (typeof value !== 'string' || !rawSafe(value)) {
+      w[i] = [c.collection, c.id, c.row];
+      continue;
+    }
+    (raw ??= []).push(value);
     // An undefined field is left out of the JSON.
-    return [c.collection, c.id, { ...c.row, [field!]: undefined }, raw.length - 1];
-  });
+    const record: Record<string, unknown> = { ...c.row };
+    record[field!] = undefined;
+    w[i] = [c.collection, c.id, record, raw.length - 1];
+  }
   const json = JSON.stringify({ w });
-  const rest = raw.length === 0 ? json : `${json}\t${raw.join('\t')}`;
-  return `${crc32(rest).toString(16).padStart(8, '0')}\t${rest}\n`;
+  // `<crc, 8 hex>` TAB json (TAB raw)* LF
+  let size = 10 + Buffer.byteLength(json, 'utf8');
+  if (raw) for (const r of raw) size += 1 + Buffer.byteLength(r, 'utf8');
+  const line = Buffer.allocUnsafe(size);
+  let at = 9 + line.write(json, 9, 'utf8');
+  if (raw) {
+    for (const r of raw) {
+      line[at++] = TAB;
+      at += line.write(r, at, 'utf8');
+    }
+  }
+  line[at] = LF;
+  line.write(crc32(line.subarray(9, at)).toString(16).padStart(8, '0'), 0, 'latin1');
+  line[8] = TAB;
+  return line;
 }
+
+const TAB = 0x09;
+const LF = 0x0a;
 
 /** Decodes a journal line; null when it is torn or its checksum does not match. */
 export function decodeLine(line: string): Change[] | null {
@@ -174,6 +201,8 @@ const APPEND: { flags: string | number; synced: boolean } =
 
 const openSegment = (dir: string, seq: number): Promise<FileHandle> => open(join(dir, segmentName(seq)), APPEND.flags);
 
+const EMPTY = Buffer.alloc(0);
+
 /** The next turn of the event loop, after the callbacks that are ready now. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -218,10 +247,10 @@ export class Journal {
     return this.failure;
   }
 
-  /** Appends a line; the promise resolves once it is on disk. */
-  append(line: string): Promise<void> {
-    this.bytes += Buffer.byteLength(line);
-    return this.enqueue({ kind: 'line', text: line, done: deferred() });
+  /** Appends a line (`encodeLine`'s bytes); the promise resolves once it is on disk. */
+  append(line: Buffer): Promise<void> {
+    this.bytes += line.length;
+    return this.enqueue({ kind: 'line', bytes: line, done: deferred() });
   }
 
   /** Resolves once everything appended so far is on disk. */
@@ -280,8 +309,8 @@ export class Journal {
         let n = 0;
         while (n < this.items.length && this.items[n]!.kind === 'line') n++;
         const batch = this.items.slice(0, n);
-        const text = batch.map((item) => (item.kind === 'line' ? item.text : '')).join('');
-        await writeAll(this.handle, Buffer.from(text, 'utf8'));
+        const lines = batch.map((item) => (item.kind === 'line' ? item.bytes : EMPTY));
+        await writeAll(this.handle, lines.length === 1 ? lines[0]! : Buffer.concat(lines));
         if (!APPEND.synced) await this.handle.sync();
         this.items.splice(0, n);
         for (const item of batch) item.done.resolve();

@@ -164,7 +164,7 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
         if (journal?.failed) throw unusable();
         const open = openTx(tables, txOptions?.readOnly === true, txOptions?.sharedReads === true);
         let result: T;
-        let line: string | null = null;
+        let line: Buffer | null = null;
         try {
           result = await work(open.tx);
           const changes = open.changes();
