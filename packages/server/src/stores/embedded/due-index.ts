@@ -1,8 +1,8 @@
 /**
  * The embedded store's index of pending notification deliveries by due time: a binary min-heap
- * of (dueAt, id) entries, each holding the row object it was made for. Rows are never changed in
- * place (a write replaces the object), so an entry is current exactly while its row is still the
- * stored one; stale entries (the delivery since claimed, recorded or deleted) are dropped when
+ * of the row objects themselves, ordered by (dueAt, id). Rows are never changed in place (a write
+ * replaces the object), so an entry is current exactly while its row is still the stored one, and
+ * a row's due time and id are its entry's key (no entry object per delivery); stale entries (the delivery since claimed, recorded or deleted) are dropped when
  * they come to the top, and the heap is rebuilt when they outnumber the current ones. A claim
  * reads the soonest due deliveries in O(limit · log n) instead of scanning every pending one
  * (a dispatcher claims once per batch, over a backlog of thousands).
@@ -15,20 +15,18 @@ export interface DueRow {
   state?: unknown;
 }
 
-interface Entry<R extends DueRow> {
-  dueAt: number;
-  id: string;
-  row: R;
-}
-
-/** Entry `a` comes before `b`: due sooner, then the smaller id. */
-const before = (a: Entry<DueRow>, b: Entry<DueRow>): boolean => a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.id < b.id);
+/** Row `a` comes before `b`: due sooner, then the smaller id (both in the index: due at a number). */
+const before = (a: DueRow, b: DueRow): boolean => {
+  const x = a.dueAt as number;
+  const y = b.dueAt as number;
+  return x < y || (x === y && a.id < b.id);
+};
 
 /** Whether `row` belongs in the index: pending with a due time. */
 export const isDue = (row: DueRow): boolean => row.state === 'pending' && typeof row.dueAt === 'number';
 
 export class DueIndex<R extends DueRow> {
-  readonly #heap: Entry<R>[] = [];
+  readonly #heap: R[] = [];
 
   /**
    * `current(id)`: the stored row of that id (null when none); `pending()`: every pending row, to
@@ -43,34 +41,34 @@ export class DueIndex<R extends DueRow> {
   /** Notes a row just stored (a no-op unless it is pending and due at some time). */
   add(row: R): void {
     if (!isDue(row)) return;
-    this.#push({ dueAt: row.dueAt as number, id: row.id, row });
+    this.#push(row);
     if (this.#heap.length > 1024 && this.#heap.length > 4 * this.pendingCount()) this.#rebuild();
   }
 
   /** The `limit` rows due soonest at `now` (by due time, then id), left in the index. */
   soonest(now: number, limit: number): R[] {
-    const taken: Entry<R>[] = [];
+    const taken: R[] = [];
     const seen = new Set<string>();
     while (taken.length < limit && this.#heap.length > 0) {
       const top = this.#heap[0]!;
-      if (this.current(top.id) !== top.row || seen.has(top.id)) {
+      if (this.current(top.id) !== top || seen.has(top.id)) {
         this.#pop(); // stale, or a second entry of the same row (put back by a rollback)
         continue;
       }
-      if (top.dueAt > now) break;
+      if ((top.dueAt as number) > now) break;
       taken.push(this.#pop());
       seen.add(top.id);
     }
-    for (const entry of taken) this.#push(entry);
-    return taken.map((e) => e.row);
+    for (const row of taken) this.#push(row);
+    return taken;
   }
 
   #rebuild(): void {
     this.#heap.length = 0;
-    for (const row of this.pending()) if (isDue(row)) this.#push({ dueAt: row.dueAt as number, id: row.id, row });
+    for (const row of this.pending()) if (isDue(row)) this.#push(row);
   }
 
-  #push(entry: Entry<R>): void {
+  #push(entry: R): void {
     const heap = this.#heap;
     let i = heap.length;
     heap.push(entry);
@@ -83,7 +81,7 @@ export class DueIndex<R extends DueRow> {
     heap[i] = entry;
   }
 
-  #pop(): Entry<R> {
+  #pop(): R {
     const heap = this.#heap;
     const top = heap[0]!;
     const last = heap.pop()!;
