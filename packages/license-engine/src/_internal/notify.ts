@@ -22,10 +22,26 @@ export interface NotifyContext {
   view?: () => unknown;
 }
 
+/** The last instant `isoTime` formatted, and its text: the units of one millisecond share it. */
+let lastAt = Number.NaN;
+let lastIso = '';
+
+/** `new Date(at).toISOString()`, formatted once per millisecond. */
+function isoTime(at: number): string {
+  if (at !== lastAt) {
+    lastIso = new Date(at).toISOString();
+    lastAt = at;
+  }
+  return lastIso;
+}
+
 /** The body of a notification: `{ type, timestamp, data }` (Standard Webhooks' recommended shape). */
 export function notificationBody(type: string, at: number, data: unknown): string {
-  return JSON.stringify({ type, timestamp: new Date(at).toISOString(), data });
+  return JSON.stringify({ type, timestamp: isoTime(at), data });
 }
+
+/** How a queued delivery is inserted: held for the commit, and kept by the store without a copy. */
+const QUEUED = { defer: true, owned: true } as const;
 
 /** A new delivery, due at once. */
 export function newDelivery(
@@ -84,7 +100,7 @@ export async function queueNotifications(ctx: EngineContext, tx: StoreTx, event:
     const delivery = newDelivery(ctx, { accountId: event.accountId, endpointId: s.endpoint, eventId: event.id, type: event.type, body, createdAt: event.createdAt });
     // Held for the commit where the store can: a fresh id has no clash to report. Built here and
     // dropped: the store may keep it without a copy.
-    await tx.insert('notificationDeliveries', delivery, { defer: true, owned: true });
+    await tx.insert('notificationDeliveries', delivery, QUEUED);
   }
   markQueued(ctx, tx);
 }
