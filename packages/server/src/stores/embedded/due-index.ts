@@ -2,8 +2,9 @@
  * The embedded store's index of pending notification deliveries by due time: a binary min-heap
  * of the row objects themselves, ordered by (dueAt, id). Rows are never changed in place (a write
  * replaces the object), so an entry is current exactly while its row is still the stored one, and
- * a row's due time and id are its entry's key (no entry object per delivery); stale entries (the delivery since claimed, recorded or deleted) are dropped when
- * they come to the top, and the heap is rebuilt when they outnumber the current ones. A claim
+ * a row's due time and id are its entry's key (no entry object per delivery); stale entries (the
+ * delivery since claimed, recorded or deleted) are dropped when they come to the top, and the heap
+ * is rebuilt when they outnumber the current ones. A claim
  * reads the soonest due deliveries in O(limit · log n) instead of scanning every pending one
  * (a dispatcher claims once per batch, over a backlog of thousands).
  */
