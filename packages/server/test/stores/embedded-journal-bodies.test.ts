@@ -73,6 +73,26 @@ it('loads a journal written before raw bodies (the body a string inside the reco
   expect(all.map((d) => [d.id, d.body])).toEqual([['msg_new', bodies['json']], ['msg_old', bodies['json']]]);
 });
 
+it('loads a journal line with a raw body written as text by the previous encoder, whose bytes the new one writes alike', async () => {
+  // Until the line was encoded to bytes once, the checksum was taken over the line's text (which
+  // node:zlib encodes to UTF-8): the same value over the same bytes, so a journal written then opens.
+  const dir = await tempDir();
+  const store = await open(dir);
+  await store.transaction((tx) => tx.insert('notificationDeliveries', { ...delivery('msg_new', bodies['json']!), type: 'licence.créée 名' }));
+  const [first] = await readdir(join(dir, 'journal'));
+  const written = await readFile(join(dir, 'journal', first!), 'utf8');
+  await store.close();
+  const record: Record<string, unknown> = { ...delivery('msg_old', bodies['json']!), type: 'licence.créée 名', body: undefined };
+  const rest = `${JSON.stringify({ w: [['notificationDeliveries', 'msg_old', record, 0]] })}\t${bodies['json']}`;
+  const oldLine = `${crc32(rest).toString(16).padStart(8, '0')}\t${rest}\n`;
+  expect(written).toBe(oldLine.replaceAll('msg_old', 'msg_new').replace(/^[0-9a-f]{8}/, written.slice(0, 8)));
+  const [segment] = await readdir(join(dir, 'journal'));
+  await appendFile(join(dir, 'journal', segment!), oldLine);
+  const reopened = await open(dir);
+  const all = await reopened.transaction((tx) => tx.findMany('notificationDeliveries', {}));
+  expect(all.map((d) => [d.id, d.type, d.body])).toEqual([['msg_new', 'licence.créée 名', bodies['json']], ['msg_old', 'licence.créée 名', bodies['json']]]);
+});
+
 it('keeps raw bodies across a checkpoint and the journal after it', async () => {
   const dir = await tempDir();
   const store = await open(dir);
