@@ -2,9 +2,8 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
-import type { Collection } from '@svc-licensing/license-engine';
-import type { Change, Row } from './tables.js';
+import { decodeLine } from './journal-line.js';
+import type { Change } from './tables.js';
 
 /**
  * The write-ahead journal: one checksummed line per committed transaction, appended to a segment
@@ -15,14 +14,7 @@ import type { Change, Row } from './tables.js';
  * one job of libuv's pool instead of two; write + fsync where the platform has no `O_DSYNC`). A
  * checkpoint rotates to a new segment; segments whose records are all checkpointed are deleted.
  *
- * Line format: `<crc32 of the rest, 8 hex>` TAB `{"w":[[collection, id, record-or-null], ...]}`,
- * then for each raw field TAB and the field's string as it is, then LF. A raw field is a string
- * that is itself JSON (a notification's body): escaped inside the record's JSON it cost more to
- * encode than the rest of the unit's line, so it is written unescaped after the JSON, and its
- * record's entry names it: `[collection, id, record-without-it, n]` (the n-th raw field). Only a
- * string without TAB and LF (JSON.stringify's output never holds either) and without a lone
- * surrogate (which UTF-8 cannot hold) goes raw; any other stays in the record. Lines without raw
- * fields (every line before this format) read as before.
+ * Line format: see `journal-line.ts`.
  */
 
 type Item =
@@ -48,74 +40,6 @@ function deferred(): Deferred {
 
 const segmentName = (seq: number): string => `${String(seq).padStart(12, '0')}.log`;
 const SEGMENT_RE = /^(\d{12})\.log$/;
-
-/** The field of a collection's records written raw (unescaped) when it can be (journal lines and snapshot parts). */
-export const RAW_FIELDS: Partial<Record<Collection, string>> = { notificationDeliveries: 'body' };
-
-/** Whether `text` survives unescaped in a line: no TAB or LF (the separators), no lone surrogate. */
-export const rawSafe = (text: string): boolean =>
-  !text.includes('\t') && !text.includes('\n') && (text as unknown as { isWellFormed(): boolean }).isWellFormed();
-
-/**
- * Encodes one transaction's changes as a journal line, as the bytes written: each part is encoded to
- * UTF-8 once, straight into the line's buffer, and the checksum is taken over those bytes (the same
- * value as over the text, which is what `decodeLine` checks).
- */
-export function encodeLine(changes: readonly Change[]): Buffer {
-  let raw: string[] | null = null;
-  const w = new Array<unknown[]>(changes.length);
-  for (let i = 0; i < changes.length; i++) {
-    const c = changes[i]!;
-    const field = c.row ? RAW_FIELDS[c.collection] : undefined;
-    const value = field === undefined ? undefined : c.row![field];
-    if (typeof value !== 'string' || !rawSafe(value)) {
-      w[i] = [c.collection, c.id, c.row];
-      continue;
-    }
-    (raw ??= []).push(value);
-    // An undefined field is left out of the JSON.
-    const record: Record<string, unknown> = { ...c.row };
-    record[field!] = undefined;
-    w[i] = [c.collection, c.id, record, raw.length - 1];
-  }
-  const json = JSON.stringify({ w });
-  // `<crc, 8 hex>` TAB json (TAB raw)* LF
-  let size = 10 + Buffer.byteLength(json, 'utf8');
-  if (raw) for (const r of raw) size += 1 + Buffer.byteLength(r, 'utf8');
-  const line = Buffer.allocUnsafe(size);
-  let at = 9 + line.write(json, 9, 'utf8');
-  if (raw) {
-    for (const r of raw) {
-      line[at++] = TAB;
-      at += line.write(r, at, 'utf8');
-    }
-  }
-  line[at] = LF;
-  line.write(crc32(line.subarray(9, at)).toString(16).padStart(8, '0'), 0, 'latin1');
-  line[8] = TAB;
-  return line;
-}
-
-const TAB = 0x09;
-const LF = 0x0a;
-
-/** Decodes a journal line; null when it is torn or its checksum does not match. */
-export function decodeLine(line: string): Change[] | null {
-  const tab = line.indexOf('\t');
-  if (tab !== 8) return null;
-  const rest = line.slice(9);
-  if (crc32(rest).toString(16).padStart(8, '0') !== line.slice(0, 8)) return null;
-  const [json, ...raw] = rest.split('\t');
-  const parsed = JSON.parse(json!) as { w: [Collection, string, Row | null, number?][] };
-  return parsed.w.map(([collection, id, row, n]) => {
-    if (n === undefined) return { collection, id, row };
-    const field = RAW_FIELDS[collection];
-    const value = raw[n];
-    if (row === null || field === undefined || value === undefined) throw new Error(`journal line names a raw field it does not hold (${collection} ${id})`);
-    row[field] = value;
-    return { collection, id, row };
-  });
-}
 
 /**
  * Every transaction of the segments numbered `from` and above, oldest first, the newest

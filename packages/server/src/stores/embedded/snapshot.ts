@@ -5,7 +5,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Storage } from 'unstorage';
 import { storeSchema } from '@svc-licensing/license-engine';
 import type { Collection } from '@svc-licensing/license-engine';
-import { RAW_FIELDS, rawSafe, syncDir } from './journal.js';
+import { RAW_FIELDS, rawSafe } from './journal-line.js';
+import { syncDir } from './journal.js';
 import type { Row } from './tables.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { Storage } from 'unstorage';
 import type { Collection, Store, StoreTx, TransactionOptions } from '@svc-licensing/license-engine';
-import { Journal, encodeLine, readJournal, removeSegments } from './journal.js';
+import { encodeLine } from './journal-line.js';
+import { Journal, readJournal, removeSegments } from './journal.js';
 import { loadSnapshot, removeSnapshotsBefore, writeSnapshot } from './snapshot.js';
 import { Tables } from './tables.js';
 import type { Row } from './tables.js';
