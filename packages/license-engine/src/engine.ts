@@ -22,6 +22,7 @@ import * as customers from './licenses/customers.js';
 import * as integrations from './payments/integrations.js';
 import * as keyEmail from './mail/key-email.js';
 import { coalesce } from './_internal/coalesce.js';
+import { createKeyEmailReleases } from './_internal/key-email-releases.js';
 import * as actions from './licenses/actions.js';
 import * as licenses from './licenses/licenses.js';
 import { applyPaymentCommand } from './payments/apply.js';
@@ -78,7 +79,7 @@ function contextOf(deps: LicenseEngineDeps): EngineContext {
     signers: new Map(),
     integrationHomes: new Map(),
     revocationLists: new Map(),
-    releaseKeyEmails: coalesce((licenseIds: string[]) => keyEmail.releaseKeyEmailsUnit(ctx, licenseIds)),
+    keyEmailReleases: createKeyEmailReleases(coalesce((licenseIds: string[]) => keyEmail.releaseKeyEmailsUnit(ctx, licenseIds))),
     queuedIn: new WeakSet(),
     onNotificationsQueued: deps.onNotificationsQueued ?? null,
   };

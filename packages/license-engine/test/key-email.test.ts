@@ -68,6 +68,36 @@ describe('license-key e-mails', () => {
     for (const id of licenseIds) await t.engine.reserveKeyEmail(c.account.id, id);
   });
 
+  it("a release asked for while a webhook's unit runs is written with that unit's commit, not in a unit of its own", async () => {
+    const memory = createMemoryStore();
+    let units = 0;
+    const counting: Store = {
+      transaction: (work, options) => {
+        units++;
+        return memory.transaction(work, options);
+      },
+      close: () => memory.close(),
+    };
+    t = createTestEngine({ store: counting, servicePlans: { pro: { productLimit: 10, licenseLimit: null, keyEmailsPerHour: null } } });
+    c = await createCatalog(t);
+    const first = (await buy(1)).keyEmail!.licenseId;
+    units = 0;
+    const [second] = await Promise.all([buy(2), t.engine.releaseKeyEmail(first)]);
+    expect(units).toBe(1); // the purchase's unit, which ended the first reservation too
+    await t.engine.reserveKeyEmail(c.account.id, first);
+    // The second purchase's own reservation is held until its release.
+    expect(await codeOf(t.engine.reserveKeyEmail(c.account.id, second.keyEmail!.licenseId))).toBe('key_email_in_progress');
+  });
+
+  it('a release waiting for a webhook unit that is refused is written after it, in a unit of its own', async () => {
+    const first = (await buy(1)).keyEmail!.licenseId;
+    await buy(2); // the budget of 2 per hour is used: the next purchase is refused
+    const [refused] = await Promise.all([buy(3), t.engine.releaseKeyEmail(first)]);
+    expect(refused).toMatchObject({ result: 'refused', code: 'rate_limited' });
+    // Ended: the next send is refused for the budget, no longer for a send in progress.
+    expect(await codeOf(t.engine.reserveKeyEmail(c.account.id, first))).toBe('rate_limited');
+  });
+
   it('only one send per license runs at a time; release ends it; an abandoned one expires after a minute', async () => {
     const { licenseId } = (await buy(1)).keyEmail!;
     expect(await codeOf(t.engine.reserveKeyEmail(c.account.id, licenseId))).toBe('key_email_in_progress');

@@ -7,6 +7,7 @@ import type { Store, StoreTx, TransactionOptions } from './store.js';
 import { StoreConflictError } from './store.js';
 import { toTimestamp } from './time.js';
 import type { CachedRevocationList } from './revocation-records.js';
+import type { KeyEmailReleases } from './key-email-releases.js';
 
 /** What every engine operation works with: the ports plus in-memory caches. */
 export interface EngineContext {
@@ -25,8 +26,8 @@ export interface EngineContext {
   integrationHomes: Map<string, { accountId: string; productId: string }>;
   /** The signed revocation list of each product last served, by product ID (its `seq` tells whether it is current). */
   revocationLists: Map<string, CachedRevocationList>;
-  /** Ends key e-mail reservations, several in one unit of work when they come together (`releaseKeyEmail`). */
-  releaseKeyEmails: (licenseId: string) => Promise<void>;
+  /** Ends key e-mail reservations: carried by a running webhook unit, else in a unit of their own (`releaseKeyEmail`). */
+  keyEmailReleases: KeyEmailReleases;
   /** Units of work that queued notification deliveries (`markQueued`): `transact` tells the host once one commits. */
   queuedIn: WeakSet<StoreTx>;
   /** Told after a unit that queued notifications committed (the host wakes its dispatcher). */

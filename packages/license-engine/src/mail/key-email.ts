@@ -114,11 +114,12 @@ export async function getKeyEmail(ctx: EngineContext, licenseId: string): Promis
 }
 
 /**
- * Ends a reservation once the e-mail is sent or has failed, so the next send may run. Releases
- * asked for while another is being written go together in one unit of work (see `coalesce`).
+ * Ends a reservation once the e-mail is sent or has failed, so the next send may run. While a
+ * webhook's unit is running in this engine the release is written with its commit; otherwise in a
+ * unit of its own, with the releases asked for meanwhile (see `createKeyEmailReleases`).
  */
 export async function releaseKeyEmail(ctx: EngineContext, licenseId: string): Promise<void> {
-  await ctx.releaseKeyEmails(licenseId);
+  await ctx.keyEmailReleases.release(licenseId);
 }
 
 /** The unit of work that ends several reservations: held deletes, on MySQL one round trip with their COMMIT. */

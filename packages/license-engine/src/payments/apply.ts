@@ -40,7 +40,14 @@ export async function applyPaymentCommand(ctx: EngineContext, integrationId: str
   checkCommandEnvironment(body);
   const event: ProviderEvent = { integrationId, command, eventId, eventType, key, secretsVersion: options.secretsVersion };
   try {
-    return await transact(ctx, (tx, clash) => applyInUnit(ctx, tx, event, clash !== null));
+    // The unit also ends the key e-mail reservations whose sends finished meanwhile (one commit fewer per purchase under load).
+    return await ctx.keyEmailReleases.carry((fold) =>
+      transact(ctx, async (tx, clash) => {
+        const applied = await applyInUnit(ctx, tx, event, clash !== null);
+        await fold(tx, applied.keyEmail?.licenseId ?? null);
+        return applied;
+      }),
+    );
   } catch (error) {
     const refused = refusalOf(error);
     if (refused) return refused;

@@ -277,6 +277,38 @@ describe('mysql store round trips of vendor actions', () => {
   });
 });
 
+describe('mysql store round trips of a purchase and its key e-mail', () => {
+  test("a key e-mail's release asked for while a purchase's unit runs goes with that unit's COMMIT, not as a unit of its own", async () => {
+    const clock = { now: () => Date.parse('2026-01-10T12:00:00Z') };
+    const engine = createLicenseEngine({ store, clock, random: cryptoRandom, ids: createIdGenerator({ clock, random: cryptoRandom }), secrets: createSecretBox(new Uint8Array(32).fill(3)) });
+    const { account } = await engine.createAccount({ name: 'Mail', ownerEmail: 'owner@mail-trips.test', servicePlan: 'unlimited' });
+    const product = await engine.createProduct(account.id, { name: 'App', keyPrefix: 'APP-' });
+    await engine.createPlan(account.id, product.id, { code: 'life', kind: 'perpetual' });
+    const integration = await engine.createIntegration(account.id, { provider: 'provider_b', product: product.id, webhookSecret: 'whsec_mail', priceMap: { var_life: 'life' } });
+    const purchase = (n: number) =>
+      engine.applyPaymentCommand(integration.id, {
+        kind: 'purchase_completed',
+        provider: 'provider_b',
+        eventId: `evt_mail_${n}`,
+        eventType: 'order_created',
+        occurredAt: '2026-01-10T11:59:00Z',
+        customer: { providerCustomerId: null, email: `buyer${n}@mail-trips.test`, name: `Buyer ${n}` },
+        orderId: `ord_${n}`,
+        priceId: 'var_life',
+        quantity: 1,
+      });
+    const first = (await purchase(1)).keyEmail!.licenseId;
+    const alone = await engineTrips(() => engine.releaseKeyEmail(first));
+    expect(alone).toEqual(['query DELETE email_reservations + COMMIT']); // no purchase running: a unit of its own
+    const second = (await purchase(2)).keyEmail!.licenseId;
+    const carried = await engineTrips(() => Promise.all([purchase(3), engine.releaseKeyEmail(second)]));
+    expect(carried.filter((t) => t.endsWith('COMMIT'))).toHaveLength(1);
+    expect(carried.at(-1)).toMatch(/^query INSERT .*\+ DELETE email_reservations \+ COMMIT$/);
+    // Ended: the next send of that license is not `key_email_in_progress`.
+    await engine.reserveKeyEmail(account.id, second);
+  });
+});
+
 describe('mysql store round trips of a floating heartbeat', () => {
 
   test('a heartbeat on schedule reads, then renews in one compare and set without the license lock; one inside the resolution only reads; a late one locks', async () => {
