@@ -22,6 +22,12 @@
 // `poolSize=32`), and BENCH_AB_ENV_A / BENCH_AB_ENV_B, environment variables for each side's
 // server (e.g. `UV_THREADPOOL_SIZE=2`, comma-separated).
 //
+// Two stores instead of two builds: `<embedded:mysql>` as the store runs A on the embedded store and
+// B on MariaDB (limits in Redis), with BENCH_AB_BASE=.. (this build on both sides), so "MariaDB
+// against the embedded store in the same run" is B/A of alternating rounds, with its interval:
+//
+//   BENCH_AB_BASE=.. BENCH_AB_ALTERNATE=1 BENCH_AB_ROUNDS=8 npx tsx http/ab.ts webhook embedded:mysql
+//
 // BENCH_AB_ALTERNATE=1: even rounds run B before A (A B, B A, A B, ...), so a side that runs first
 // (or second) in its round has no edge on every pair. Each ratio is printed with a 95 % confidence
 // interval of its median from the order statistics of the rounds' ratios (distribution-free, as the
@@ -39,12 +45,19 @@ import { revokeAll } from './revoke.js';
 import { knownMachines, newMachines, seedLicenses, seedRevocable } from './seed.js';
 import { ingest, seedIntegration } from './webhooks.js';
 
-const [scenario, store] = process.argv.slice(2);
+const [scenario, storeArg] = process.argv.slice(2);
 const base = process.env['BENCH_AB_BASE'];
 const SCENARIOS = ['validate', 'activate', 'webhook', 'subscription', 'revoke', 'revoke-one-product'];
-if (!base || !SCENARIOS.includes(scenario ?? '') || !['embedded', 'mysql'].includes(store ?? '')) {
-  throw new Error(`usage: BENCH_AB_BASE=<checkout> [BENCH_AB_HEAD=<checkout>] ab.ts <${SCENARIOS.join('|')}> <embedded|mysql>`);
+const STORES = ['embedded', 'mysql', 'embedded:mysql'];
+if (!base || !SCENARIOS.includes(scenario ?? '') || !STORES.includes(storeArg ?? '')) {
+  throw new Error(`usage: BENCH_AB_BASE=<checkout> [BENCH_AB_HEAD=<checkout>] ab.ts <${SCENARIOS.join('|')}> <${STORES.join('|')}>`);
 }
+type Store = 'embedded' | 'mysql';
+/** Each side's store: the same on both, or embedded (A) against MariaDB (B). */
+const stores: { A: Store; B: Store } = storeArg === 'embedded:mysql' ? { A: 'embedded', B: 'mysql' } : { A: storeArg as Store, B: storeArg as Store };
+/** The store(s) as named in the summary. */
+const store = storeArg as string;
+const usesMysql = stores.A === 'mysql' || stores.B === 'mysql';
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_AB_ROUNDS'] ?? 5);
 const ALTERNATE = process.env['BENCH_AB_ALTERNATE'] === '1';
@@ -65,7 +78,7 @@ const sideEnv = { A: envOf(process.env['BENCH_AB_ENV_A']), B: envOf(process.env[
 const work = await mkdtemp(join(tmpdir(), 'svc-ab-'));
 const name = `bench_${randomBytes(6).toString('hex')}`;
 const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
-const dbPid = store === 'mysql' ? await databasePidOf(MYSQL) : null;
+const dbPid = usesMysql ? await databasePidOf(MYSQL) : null;
 const servers: Running[] = [];
 /** One warm-up or measured stretch of load: requests done, latency percentiles (ms) when the driver has them. */
 type Measured = { total: number; p50: number | null; p99: number | null; failures?: number };
@@ -76,12 +89,12 @@ const secondsOf = (phase: 'warm' | 'measure') => (phase === 'warm' ? 1 : SECONDS
 async function side(which: 'A' | 'B', shared: { apiKey: string; run?: Run } | null) {
   const db = separate ? `${name}_${which}` : name;
   const storeArgs =
-    store === 'embedded'
+    stores[which] === 'embedded'
       ? ['--data', join(work, `data-${which}`)]
       : ['--database', `${MYSQL}/${db}${storeOptions[which] ? `?${storeOptions[which]}` : ''}`, '--redis-url', `${REDIS}?prefix=${db}`];
   let apiKey = shared?.apiKey;
   if (!apiKey) {
-    if (store === 'mysql') await runCli(['migrate', '--database', storeArgs[1]!], env, clis[which]);
+    if (stores[which] === 'mysql') await runCli(['migrate', '--database', storeArgs[1]!], env, clis[which]);
     const created = await runCli(['account', 'create', '--name', 'AB', '--owner-email', 'ab@ab.test', '--service-plan', 'unlimited', ...storeArgs.slice(0, 2)], env, clis[which]);
     apiKey = (JSON.parse(created) as { apiKey: string }).apiKey;
   }
@@ -95,7 +108,7 @@ async function side(which: 'A' | 'B', shared: { apiKey: string; run?: Run } | nu
       run = async (url, phase) => load([url], spec, { connections: CONNECTIONS, seconds: secondsOf(phase) });
     } else if (scenario === 'revoke' || scenario === 'revoke-one-product') {
       // On a shared MariaDB database B's requests continue through the same list: seed for both sides.
-      const count = ROUNDS * (REVOKE.warm + REVOKE.amount) * (store === 'mysql' && !separate ? 2 : 1);
+      const count = ROUNDS * (REVOKE.warm + REVOKE.amount) * (storeArg === 'mysql' && !separate ? 2 : 1);
       const started = performance.now();
       const ids = await seedRevocable(server.url, apiKey, count, scenario === 'revoke' ? REVOKE.products : 1);
       log(`${which}: ${count} licenses in ${scenario === 'revoke' ? REVOKE.products : 1} product(s) made in ${((performance.now() - started) / 1000).toFixed(0)} s`);
@@ -125,7 +138,7 @@ async function side(which: 'A' | 'B', shared: { apiKey: string; run?: Run } | nu
 try {
   const a = await side('A', null);
   // On MariaDB both servers use the same database, account and seeded data; embedded stores are seeded each.
-  const b = await side('B', store === 'mysql' && !separate ? { apiKey: a.apiKey, run: a.run } : null);
+  const b = await side('B', storeArg === 'mysql' && !separate ? { apiKey: a.apiKey, run: a.run } : null);
   const rows: { round: number; which: string; perSecond: number; serverUs: number; dbUs: number | null; p50: number | null; p99: number | null; failures: number }[] = [];
   log(`${scenario} on ${store}: A ${clis.A} ${storeOptions.A} ${JSON.stringify(sideEnv.A)}, B ${clis.B} ${storeOptions.B} ${JSON.stringify(sideEnv.B)}; load average ${loadavg()[0]!.toFixed(2)}`);
   for (let round = 1; round <= ROUNDS; round++) {
@@ -137,7 +150,8 @@ try {
       const seconds = (performance.now() - before.at) / 1000;
       const serverUs = ((cpuSeconds(s.server.pid)! - before.server) * 1e6) / done;
       const db = dbPid === null ? null : cpuSeconds(dbPid);
-      const dbUs = db === null || before.db === null ? null : ((db - before.db) * 1e6) / done;
+      // An embedded side's MariaDB CPU is someone else's: not counted.
+      const dbUs = db === null || before.db === null || stores[which] !== 'mysql' ? null : ((db - before.db) * 1e6) / done;
       rows.push({ round, which, perSecond: Math.round(done / seconds), serverUs: Math.round(serverUs), dbUs: dbUs === null ? null : Math.round(dbUs), p50, p99, failures });
       log(`round ${round} ${which}: ${Math.round(done / seconds)}/s, p50 ${p50 ?? '-'} ms, p99 ${p99 ?? '-'} ms, server ${Math.round(serverUs)} µs, db ${dbUs === null ? '-' : Math.round(dbUs)} µs per request, load ${loadavg()[0]!.toFixed(2)}`);
     }
@@ -187,13 +201,13 @@ try {
           `B/A p50: ${fmt(pairs((r) => r.p50))}\nB/A p99: ${fmt(pairs((r) => r.p99))}\n`
         : '') +
       `B/A server CPU per request: ${fmt(pairs((r) => r.serverUs))}\n` +
-      (dbPid === null ? '' : `B/A MariaDB CPU per request: ${fmt(pairs((r) => r.dbUs))}\n`) +
+      (dbPid === null || stores.A !== stores.B ? '' : `B/A MariaDB CPU per request: ${fmt(pairs((r) => r.dbUs))}\n`) +
       `server µs per request A: ${rows.filter((r) => r.which === 'A').map((r) => r.serverUs).join(', ')}; B: ${rows.filter((r) => r.which === 'B').map((r) => r.serverUs).join(', ')}\n` +
       (dbPid === null ? '' : `MariaDB µs per request A: ${rows.filter((r) => r.which === 'A').map((r) => r.dbUs).join(', ')}; B: ${rows.filter((r) => r.which === 'B').map((r) => r.dbUs).join(', ')}\n`),
   );
 } finally {
   for (const s of servers) await s.stop();
-  if (store === 'mysql') {
+  if (usesMysql) {
     const admin = await createConnection({ uri: MYSQL });
     for (const db of separate ? [`${name}_A`, `${name}_B`] : [name]) await admin.query(`DROP DATABASE IF EXISTS \`${db}\``);
     await admin.end();
