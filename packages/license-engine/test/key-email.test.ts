@@ -18,6 +18,22 @@ const buy = (n: number) =>
     paid({ subscriptionId: `sub_${n}`, occurredAt: '2030-01-15T09:00:00Z', paidUntil: '2030-02-15T09:00:00Z', customer: { providerCustomerId: null, email: `c${n}@example.test`, name: `C ${n}` } }),
   );
 
+/** Replaces the engine with one without an e-mail budget whose store counts its units of work. */
+async function useCountingEngine(): Promise<{ count: number }> {
+  const memory = createMemoryStore();
+  const units = { count: 0 };
+  const counting: Store = {
+    transaction: (work, options) => {
+      units.count++;
+      return memory.transaction(work, options);
+    },
+    close: () => memory.close(),
+  };
+  t = createTestEngine({ store: counting, servicePlans: { pro: { productLimit: 10, licenseLimit: null, keyEmailsPerHour: null } } });
+  c = await createCatalog(t);
+  return units;
+}
+
 describe('license-key e-mails', () => {
   it('a new license from a webhook asks for its key e-mail, with everything needed to send it', async () => {
     const result = await buy(1);
@@ -47,43 +63,23 @@ describe('license-key e-mails', () => {
   });
 
   it('releases asked for while another is written end every reservation, together in one more unit of work', async () => {
-    const memory = createMemoryStore();
-    let units = 0;
-    const counting: Store = {
-      transaction: (work, options) => {
-        units++;
-        return memory.transaction(work, options);
-      },
-      close: () => memory.close(),
-    };
-    t = createTestEngine({ store: counting, servicePlans: { pro: { productLimit: 10, licenseLimit: null, keyEmailsPerHour: null } } });
-    c = await createCatalog(t);
+    const units = await useCountingEngine();
     const licenseIds: string[] = [];
     for (let n = 1; n <= 6; n++) licenseIds.push((await buy(n)).keyEmail!.licenseId);
     expect(await codeOf(t.engine.reserveKeyEmail(c.account.id, licenseIds[5]!))).toBe('key_email_in_progress');
-    units = 0;
+    units.count = 0;
     await Promise.all(licenseIds.map((id) => t.engine.releaseKeyEmail(id)));
     // The first release is written at once, the five asked for meanwhile together after it.
-    expect(units).toBe(2);
+    expect(units.count).toBe(2);
     for (const id of licenseIds) await t.engine.reserveKeyEmail(c.account.id, id);
   });
 
   it("a release asked for while a webhook's unit runs is written with that unit's commit, not in a unit of its own", async () => {
-    const memory = createMemoryStore();
-    let units = 0;
-    const counting: Store = {
-      transaction: (work, options) => {
-        units++;
-        return memory.transaction(work, options);
-      },
-      close: () => memory.close(),
-    };
-    t = createTestEngine({ store: counting, servicePlans: { pro: { productLimit: 10, licenseLimit: null, keyEmailsPerHour: null } } });
-    c = await createCatalog(t);
+    const units = await useCountingEngine();
     const first = (await buy(1)).keyEmail!.licenseId;
-    units = 0;
+    units.count = 0;
     const [second] = await Promise.all([buy(2), t.engine.releaseKeyEmail(first)]);
-    expect(units).toBe(1); // the purchase's unit, which ended the first reservation too
+    expect(units.count).toBe(1); // the purchase's unit, which ended the first reservation too
     await t.engine.reserveKeyEmail(c.account.id, first);
     // The second purchase's own reservation is held until its release.
     expect(await codeOf(t.engine.reserveKeyEmail(c.account.id, second.keyEmail!.licenseId))).toBe('key_email_in_progress');
