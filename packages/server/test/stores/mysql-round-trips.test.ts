@@ -225,14 +225,15 @@ describe('mysql store round trips of vendor actions', () => {
     // product row (its foreign-key check), which no revoke locks exclusively.
     // The answer's plan and product are read before the writes, so the writes go with the COMMIT: the seq row's lock
     // is held for that one query, not from a query's answer through the event loop to a COMMIT of its own. They are found
-    // by the license's ID (readLicenseParents), so they go in the license's query: 2 round trips, one fewer than before the lists.
+    // by the license's ID (readLicenseParents), so they go in the license's query: 2 round trips, one fewer than before the lists;
+    // both in one statement (`SELECT licenses` joining plans, products and the list position), not one statement each.
     // No guard block: the license was read locked, so its update cannot miss, and its foreign key keeps its product's row.
     expect(plain).toEqual([
-      'query SELECT licenses FOR UPDATE + SELECT accounts + SELECT plans + SELECT products',
+      'query SELECT licenses FOR UPDATE + SELECT accounts + SELECT licenses',
       'query INSERT revocation_entries + UPDATE licenses + INSERT audit_events + INSERT product_revocations + COMMIT',
     ]);
     expect(notified).toEqual([
-      'query SELECT licenses FOR UPDATE + SELECT accounts + SELECT plans + SELECT products',
+      'query SELECT licenses FOR UPDATE + SELECT accounts + SELECT licenses',
       'query INSERT revocation_entries + UPDATE licenses + INSERT audit_events + INSERT notification_deliveries + INSERT product_revocations + COMMIT',
     ]);
   });
@@ -246,10 +247,25 @@ describe('mysql store round trips of vendor actions', () => {
     const { license } = await engine.createLicense(account.id, { plan: plan.id, email: 'buyer@trips.test' });
     const trips = await engineTrips(() => engine.revokeLicense(account.id, license.id));
     expect(trips).toEqual([
-      'query SELECT licenses FOR UPDATE + SELECT accounts + SELECT plans + SELECT products',
+      'query SELECT licenses FOR UPDATE + SELECT accounts + SELECT licenses',
       'query INSERT revocation_entries + UPDATE licenses + INSERT audit_events + INSERT product_revocations + COMMIT',
     ]);
     expect((await engine.getRevocationList(product.id)).seq).toBe(1);
+  });
+
+  test("the license's parents in one statement: its plan and product with the list's position, or nothing for a missing license", async () => {
+    const { engine, accountId, licenseId } = await licenseToRevoke(false);
+    const license = await engine.getLicense(accountId, licenseId);
+    const read = () => store.transaction((tx) => Promise.all([tx.get('licenses', licenseId, { lock: true }), tx.readLicenseParents!(licenseId), tx.readLicenseParents!('lic_missing')]));
+    const [record, parents, missing] = await read();
+    expect(parents.plan?.id).toBe(record!.planId);
+    expect(parents.product).toEqual(await store.transaction((tx) => tx.get('products', record!.productId)));
+    expect(parents.product?.revocationSeq).toBeUndefined();
+    expect(missing).toEqual({ plan: null, product: null });
+    await engine.revokeLicense(accountId, licenseId);
+    const [, moved] = await read();
+    expect(moved.product?.revocationSeq).toBe(1);
+    expect(moved.product?.revocationsAt).toBe(Math.floor(Date.parse('2026-01-10T12:00:00Z') / 1000));
   });
 
   test('every audited vendor action reads the account with its first read, and never again', async () => {
