@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { openEmbeddedStore } from '../../src/stores/embedded/index.js';
 import { exited, onLines, spawnTs } from '../support/cli-process.js';
+import { segmentLines } from '../support/journal-files.js';
 
 /**
  * A process that is killed again and again, each run writing less than the checkpoint size, must
@@ -23,7 +24,7 @@ afterAll(async () => {
 async function journal(): Promise<{ segments: number; bytes: number }> {
   const names = (await readdir(join(dir, 'journal'))).filter((name) => name.endsWith('.log'));
   let bytes = 0;
-  for (const name of names) bytes += (await stat(join(dir, 'journal', name))).size;
+  for (const name of names) bytes += (await segmentLines(join(dir, 'journal', name))).length; // lines, not the zero padding
   return { segments: names.length, bytes };
 }
 

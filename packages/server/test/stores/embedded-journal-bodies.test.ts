@@ -5,6 +5,7 @@ import { crc32 } from 'node:zlib';
 import { expect, it } from 'vitest';
 import type { NotificationDeliveryRecord } from '@svc-licensing/license-engine';
 import { useEmbeddedDirs } from '../support/embedded-dirs.js';
+import { segmentLines } from '../support/journal-files.js';
 
 // A notification's body is the exact bytes every attempt sends and signs. The journal writes a
 // body that is JSON after the record's JSON, unescaped: whatever the body holds, a restart must
@@ -51,7 +52,7 @@ it('gives back every body byte for byte after a restart, whether written raw or 
     await tx.update('notificationDeliveries', { ...d, claim: { token: 't', until: 2 }, dueAt: 2 });
   });
   const [segment] = await readdir(join(dir, 'journal'));
-  const text = await readFile(join(dir, 'journal', segment!), 'utf8');
+  const text = (await segmentLines(join(dir, 'journal', segment!))).toString('utf8');
   expect(text).toContain(`\t${bodies['json']}`); // the JSON body went unescaped
   const back = await replayed(dir);
   for (const [name, body] of Object.entries(bodies)) expect(back.get(`msg_${name}`)?.body).toBe(body);
@@ -80,7 +81,7 @@ it('loads a journal line with a raw body written as text by the previous encoder
   const store = await open(dir);
   await store.transaction((tx) => tx.insert('notificationDeliveries', { ...delivery('msg_new', bodies['json']!), type: 'licence.créée 名' }));
   const [first] = await readdir(join(dir, 'journal'));
-  const written = await readFile(join(dir, 'journal', first!), 'utf8');
+  const written = (await segmentLines(join(dir, 'journal', first!))).toString('utf8');
   await store.close();
   const record: Record<string, unknown> = { ...delivery('msg_old', bodies['json']!), type: 'licence.créée 名', body: undefined };
   const rest = `${JSON.stringify({ w: [['notificationDeliveries', 'msg_old', record, 0]] })}\t${bodies['json']}`;

@@ -1,4 +1,4 @@
-import { appendFile, cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStorage } from 'unstorage';
@@ -6,6 +6,7 @@ import { StoreConflictError } from '@svc-licensing/license-engine';
 import type { CounterRecord, StoreTx } from '@svc-licensing/license-engine';
 import { createEmbeddedStore, openEmbeddedStore } from '../../src/stores/embedded/index.js';
 import { useEmbeddedDirs } from '../support/embedded-dirs.js';
+import { segmentLines, writeAt } from '../support/journal-files.js';
 
 const { tempDir, open, track } = useEmbeddedDirs('svc-embedded-');
 
@@ -83,7 +84,9 @@ describe('embedded store on a data folder', () => {
     await store.transaction(bump('c'));
     const copy = await crashCopy(dir);
     const [segment] = await readdir(join(copy, 'journal'));
-    await appendFile(join(copy, 'journal', segment!), '1a2b3c4d\t{"w":[["counters","c",{"id":"c","acc');
+    const path = join(copy, 'journal', segment!);
+    await writeAt(path, '1a2b3c4d\t{"w":[["counters","c",{"id":"c","acc', (await segmentLines(path)).length); // in place, as the writer writes
+
     const recovered = await open(copy);
     expect(await recovered.transaction((tx) => tx.get('counters', 'c'))).toMatchObject({ count: 2 });
     await recovered.transaction(bump('c'));
@@ -187,11 +190,11 @@ describe('embedded store on a data folder', () => {
     const store = await open(dir);
     await store.transaction(bump('c'));
     const [segment] = await readdir(join(dir, 'journal'));
-    const size = (await readFile(join(dir, 'journal', segment!))).length;
+    const size = (await segmentLines(join(dir, 'journal', segment!))).length;
     await store.transaction(async (tx) => tx.update('counters', (await tx.get('counters', 'c'))!));
-    expect((await readFile(join(dir, 'journal', segment!))).length).toBe(size);
+    expect((await segmentLines(join(dir, 'journal', segment!))).length).toBe(size);
     await store.transaction(bump('c'));
-    expect((await readFile(join(dir, 'journal', segment!))).length).toBeGreaterThan(size);
+    expect((await segmentLines(join(dir, 'journal', segment!))).length).toBeGreaterThan(size);
   });
 
   it('refuses every transaction and reports once when the journal cannot be written (disk full), losing nothing acknowledged', async () => {

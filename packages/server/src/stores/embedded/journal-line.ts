@@ -18,9 +18,12 @@ import type { Change, Row } from './tables.js';
 /** The field of a collection's records written raw (unescaped) when it can be (journal lines and snapshot parts). */
 export const RAW_FIELDS: Partial<Record<Collection, string>> = { notificationDeliveries: 'body' };
 
-/** Whether `text` survives unescaped in a line: no TAB or LF (the separators), no lone surrogate. */
+/**
+ * Whether `text` survives unescaped in a line: no TAB or LF (the separators), no NUL (a line never
+ * holds one, so a NUL in a line marks a write torn over a segment's zero padding), no lone surrogate.
+ */
 export const rawSafe = (text: string): boolean =>
-  !text.includes('\t') && !text.includes('\n') && (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+  !text.includes('\t') && !text.includes('\n') && !text.includes('\0') && (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /**
  * Encodes one transaction's changes as a journal line, as the bytes written: each part is encoded to

@@ -61,12 +61,13 @@ async function recover(tables: Tables, storage: Storage, journalDir: string | un
   const parts = snapshot?.parts ?? [];
   if (journalDir === undefined) return { generation, snapshotBytes, parts, changed: false, journal: null };
   const from = snapshot?.manifest.segment ?? 1;
-  const { transactions, last, bytes } = await readJournal(journalDir, from);
+  const { transactions, last, bytes, end } = await readJournal(journalDir, from);
   for (const changes of transactions) for (const c of changes) tables.put(c.collection, c.id, c.row);
   await removeSegments(journalDir, from); // covered by the snapshot (a checkpoint cut short)
-  // Keep appending to the newest segment (its torn tail is cut off) and count what was replayed:
-  // a process killed again and again must not add a segment per start nor restart the count at 0.
-  const journal = await Journal.create(journalDir, Math.max(last, from), bytes);
+  // Keep writing to the newest segment, at the end of its lines (its torn tail is zeroed), and count
+  // what was replayed: a process killed again and again must not add a segment per start nor
+  // restart the count at 0.
+  const journal = await Journal.create(journalDir, Math.max(last, from), bytes, last >= from ? end : 0);
   return { generation, snapshotBytes, parts, changed: transactions.length > 0, journal };
 }
 
