@@ -91,6 +91,7 @@ describe('journal segments written in place', () => {
     const recovered = await openEmbeddedStore(copy);
     expect(await recovered.transaction((tx) => tx.get('counters', 'c'))).toMatchObject({ count: 2 });
     expect(await recovered.transaction((tx) => tx.get('counters', 'ghost'))).toBeNull();
+    expect((await segmentLines(segment)).length).toBe(end); // the torn write was zeroed before writing resumes
     await recovered.transaction(bump('c')); // writes `first` exactly where the torn one was
     const again = await crashCopy(copy);
     await recovered.close();
