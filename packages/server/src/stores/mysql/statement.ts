@@ -3,8 +3,21 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Circuit } from './circuit.js';
 import { isServerError } from './errors.js';
 
-/** Runs one statement with `?` placeholders on the transaction's connection. */
-export type Run = <T extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[]) => Promise<T>;
+/**
+ * Runs one statement with `?` placeholders on the transaction's connection; `unionable`: it is a
+ * one-row read that may go in one statement with others of its query (read-unions.ts).
+ */
+export type Run = <T extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[], unionable?: UnionableRead) => Promise<T>;
+
+/**
+ * A read of at most one record's row, without a lock, that may go in one statement with others of
+ * its query (rule 12 of unit-of-work.ts, read-unions.ts): `select` is what follows `SELECT` in a
+ * `UNION ALL` part, the row's `doc`, `rvl_seq` and `rvl_at` (NULL where the table has no list
+ * position) through its `ORDER BY ... LIMIT 1`, with the statement's own placeholders.
+ */
+export interface UnionableRead {
+  readonly select: string;
+}
 
 /** What a placeholder binds: column values are strings or NULL; numbers only in raw units. */
 export type SqlValue = string | number | null;
@@ -14,6 +27,17 @@ export interface Watch {
   readonly circuit: Circuit;
   /** A statement without an answer for this long makes the circuit probe the database. */
   readonly probeAfterMs: number;
+}
+
+/** How a unit of work runs: read-only or not, its statement timeout and watch, and whether guard blocks are available. */
+export interface UnitSettings {
+  readonly readOnly: boolean;
+  readonly queryTimeout: number;
+  readonly watch: Watch;
+  /** The server runs MariaDB's anonymous blocks (rule 6 of unit-of-work.ts). */
+  readonly guardBlocks: boolean;
+  /** The server is a Galera node: the transaction carries a savepoint to its COMMIT (rule 11 of unit-of-work.ts). */
+  readonly galera: boolean;
 }
 
 /**

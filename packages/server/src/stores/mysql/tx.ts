@@ -69,6 +69,10 @@ const source = (collection: Collection): string =>
     ? `\`p\`.\`doc\`, ${POSITION_COLUMNS} FROM ${quote(tables.products.table)} \`p\` ${joinPosition('p')}`
     : `\`doc\` FROM ${quote(tables[collection].table)}`;
 
+/** {@link source} as a part of a `UNION ALL` of one-row reads: every part has the position's columns, NULL but for products. */
+const unionSource = (collection: Collection): string =>
+  collection === 'products' ? source(collection) : `\`doc\`, NULL AS \`rvl_seq\`, NULL AS \`rvl_at\` FROM ${quote(tables[collection].table)}`;
+
 /** The records of `rows`; a product's with its list position overlaid. */
 const parse = <C extends Collection>(collection: C, rows: DocRow[]): RecordMap[C][] =>
   collection === 'products'
@@ -160,10 +164,13 @@ export function createTx(
     if (options.readOnly) throw new TypeError('mysql store: a write in a read-only unit of work');
   };
   const held = new HeldRows();
-  const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined) => {
+  /** `one`: at most one row (by id, or `LIMIT 1`): unlocked, it may join the other one-row reads of its query (read-unions.ts). */
+  const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined, one = false) => {
     const { sql, values } = conditions(collection, where);
+    const rest = `${whereSql(sql)} ORDER BY \`id\``;
+    const unionable = one && !lock ? { select: `${unionSource(collection)}${rest} LIMIT 1` } : undefined;
     // A product's locked read locks its position row too (the join's rows): a write of the position from it cannot race.
-    const rows = await run<DocRow[]>(`SELECT ${source(collection)}${whereSql(sql)} ORDER BY \`id\`${tail}${lock ? ' FOR UPDATE' : ''}`, values);
+    const rows = await run<DocRow[]>(`SELECT ${source(collection)}${rest}${tail}${lock ? ' FOR UPDATE' : ''}`, values, unionable);
     const records = parse(collection, rows);
     if (lock) held.found(collection, records);
     return records;
@@ -179,7 +186,7 @@ export function createTx(
 
   return {
     async get(collection, id, options) {
-      const [record] = await select(collection, { id }, '', options?.lock);
+      const [record] = await select(collection, { id }, '', options?.lock, true);
       return record ?? null;
     },
     async getMany<C extends Collection>(collection: C, ids: readonly string[], options?: { lock?: boolean }) {
@@ -195,7 +202,7 @@ export function createTx(
       return ids.map((id) => found.get(id) ?? null);
     },
     async findOne(collection, where, options) {
-      const [record] = await select(collection, where, ' LIMIT 1', options?.lock);
+      const [record] = await select(collection, where, ' LIMIT 1', options?.lock, true);
       return record ?? null;
     },
     async findMany(collection, where, options) {

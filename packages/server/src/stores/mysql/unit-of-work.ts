@@ -35,32 +35,25 @@
 // 11. On Galera, a unit that is not read-only sets a savepoint with its first multi-statement query
 //    (at its end, or at the start of a held batch) and releases it just before its COMMIT: a
 //    transaction another node aborted during a batch cannot commit the batch's rest (held.ts).
+// 12. One-row reads of a query join: two or more reads of at most one row each, without a lock
+//    (`get`, `findOne`), go as one `UNION ALL` statement in the first one's place (read-unions.ts).
 import type { PoolConnection } from 'mysql2';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Acquired } from './connection.js';
 import { MySqlStoreError, connectionFailure, isDuplicateKey, isRetryable, isServerError } from './errors.js';
 import { HeldBatch, SAVEPOINT } from './held.js';
-import type { HeldWrite, Statement } from './held.js';
-import type { Run, SqlValue, Watch } from './statement.js';
+import type { HeldWrite } from './held.js';
+import { unionReads } from './read-unions.js';
+import type { QueryStatement } from './read-unions.js';
+import type { Run, SqlValue, UnionableRead, UnitSettings } from './statement.js';
 import { direct } from './statement.js';
 import { conflictOf } from './tx.js';
 
 /** A statement asked for in the current turn, with its caller's promise. */
-interface Queued extends Statement {
+interface Queued extends QueryStatement {
   readonly write: boolean;
   readonly resolve: (result: never) => void;
   readonly reject: (error: unknown) => void;
-}
-
-/** How a unit of work runs: read-only or not, its statement timeout and watch, and whether guard blocks are available. */
-export interface UnitSettings {
-  readonly readOnly: boolean;
-  readonly queryTimeout: number;
-  readonly watch: Watch;
-  /** The server runs MariaDB's anonymous blocks (rule 6). */
-  readonly guardBlocks: boolean;
-  /** The server is a Galera node: the transaction carries a savepoint to its COMMIT (rule 11). */
-  readonly galera: boolean;
 }
 
 /** The work of a unit: statements through `run`, writes held for later through `hold`. */
@@ -130,7 +123,7 @@ export class UnitOfWork {
   }
 
   /** Asks for one statement; it is sent with the others of its turn (rules 1 to 4). */
-  readonly run: Run = async <R extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[]): Promise<R> => {
+  readonly run: Run = async <R extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[], unionable?: UnionableRead): Promise<R> => {
     if (this.#doomed) throw this.#doomed;
     const write = !/^\s*SELECT\b/i.test(sql);
     if (this.#settings.readOnly && write) throw new TypeError('mysql store: a write in a read-only unit of work');
@@ -141,7 +134,7 @@ export class UnitOfWork {
         );
         this.#turns.add(sent);
       }
-      this.#turn.push({ sql, values, write, resolve: resolve as (result: never) => void, reject });
+      this.#turn.push({ sql, values, write, resolve: resolve as (result: never) => void, reject, ...(unionable && !write ? { unionable } : {}) });
     });
   };
 
@@ -170,19 +163,21 @@ export class UnitOfWork {
   async #sendBatch(batch: Queued[]): Promise<void> {
     try {
       if (this.#held.length && !batch[0]!.write) {
-        const results = await this.#sendHeld(false, batch);
-        batch.forEach((r, i) => r.resolve(results[i] as never));
+        const reads = unionReads(batch); // rule 12
+        reads.answers(await this.#sendHeld(false, reads.sent)).forEach((result, i) => batch[i]!.resolve(result as never));
         return;
       }
       if (this.#held.length) await this.#sendHeld(false);
-      // A lone statement stays prepared (a text query would bind `page`'s LIMIT as a quoted string).
-      if (batch.length === 1) return batch[0]!.resolve(await this.#request<never>('execute', batch[0]!.sql, batch[0]!.values));
-      const savepoint = this.#opensSavepoint();
       const ordered = batch[0]!.write ? [...batch.slice(1), batch[0]!] : batch;
-      const statements = [...ordered.map((r) => r.sql), ...(savepoint ? [SAVEPOINT] : [])];
-      const results = await this.#request<never[]>('query', statements.join(';\n'), ordered.flatMap((r) => r.values));
+      const { sent, answers } = unionReads(ordered);
+      const answer = (results: unknown[]) => answers(results).forEach((result, i) => ordered[i]!.resolve(result as never));
+      // A lone statement stays prepared (a text query would bind `page`'s LIMIT as a quoted string).
+      if (sent.length === 1) return answer([await this.#request<unknown>('execute', sent[0]!.sql, sent[0]!.values)]);
+      const savepoint = this.#opensSavepoint();
+      const statements = [...sent.map((r) => r.sql), ...(savepoint ? [SAVEPOINT] : [])];
+      const results = await this.#request<unknown[]>('query', statements.join(';\n'), sent.flatMap((r) => r.values));
       if (savepoint) this.#savepoint = true;
-      ordered.forEach((r, i) => r.resolve(results[i]!));
+      answer(results);
     } catch (error) {
       const [first, ...rest] = batch;
       if (first?.write && rest.length && isDuplicateKey(error) && !this.#doomed) {
@@ -199,7 +194,7 @@ export class UnitOfWork {
    * as `StoreConflictError`, a held update that matched no row as its error; a deadlock or a
    * certification failure is retried by the store.
    */
-  async #sendHeld(commit: boolean, reads: readonly Statement[] = []): Promise<unknown[]> {
+  async #sendHeld(commit: boolean, reads: readonly QueryStatement[] = []): Promise<unknown[]> {
     const writes = this.#held;
     this.#held = [];
     const open = this.#opensSavepoint();
