@@ -51,9 +51,9 @@ async function liveRegionOf(page: Page, text: string): Promise<{ role: string | 
 }
 
 /**
- * Waits until the reloaded license page has opened: its heading is shown and has taken the focus,
- * as every page's heading does once its title is known (an effect that runs after the render, so
- * a Tab pressed before it would have its focus moved back to the heading).
+ * Waits until the reloaded license page has opened: its heading is shown with the license's name
+ * and has the focus, as a page opened from nothing gives it (an effect after the render), so the
+ * test's Tabs start from the heading as a user's would.
  */
 async function licensePageOpened(page: Page): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'License of Ada Customer' }).waitFor();

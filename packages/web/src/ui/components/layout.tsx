@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { headingMayTakeFocus } from './heading-focus.js';
 
 export interface NavItem {
   href: string;
@@ -56,13 +57,14 @@ export function Shell({ appName, nav, account, children }: ShellProps) {
 
 /**
  * A page's heading and intro. The heading takes focus when the page opens so a screen reader
- * announces the new page, and the document title follows it.
+ * announces the new page (unless the user has already moved the focus: `headingMayTakeFocus`), and
+ * the document title follows it.
  */
 export function PageHeader({ title, appName, children, actions }: { title: string; appName: string; children?: ComponentChildren; actions?: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} · ${appName}`;
-    ref.current?.focus({ preventScroll: true });
+    if (headingMayTakeFocus()) ref.current?.focus({ preventScroll: true });
   }, [title, appName]);
   return (
     <div class="page-header">
