@@ -8,27 +8,35 @@
 // of floating calls (6,000 an hour) does not refuse the run.
 //
 // A floating validate renews (writes) only when renewing would move the lease by min(60 s,
-// leaseSeconds / 6) or more. With the default BENCH_HB_LEASE (3600 s) a machine validated every few
-// seconds mostly reads; BENCH_HB_LEASE=120 (20 s) with enough floating machines that one is called
-// again only 20 s or more after its last call (BENCH_HB_FLOATING_MACHINES, e.g. 80000 at 4,000 req/s)
-// makes every floating heartbeat renew, as a client on the SDK's schedule does. Each plan's calls go
-// round robin over its machines, continuing where the previous pass (or warm-up) stopped, and the
-// answers of the floating passes are counted: renewed (the lease end moved to about now +
-// leaseSeconds) or kept (the stored lease answered, nothing written), printed below the table.
+// leaseSeconds / 6) or more, and a heartbeat with less than 30 s left (LATE_HEARTBEAT_MS) takes the
+// locked path and also writes the license row. The default BENCH_HB_LEASE (300 s: renewal resolution
+// 50 s) with enough floating machines that each is called once, 50 to 270 s after its check-out
+// (BENCH_HB_FLOATING_MACHINES=140000: seeding takes 80 to 135 s, two passes reach about 80,000 of
+// them), makes every floating call a quick renewal (one compare and set of the activation), as a
+// client on the SDK's schedule renews (at a third of the lease, plus jitter). A shorter lease
+// measures late heartbeats instead (BENCH_HB_LEASE=120 left 15 to 30 s when the first pass reached
+// a machine); with the default 10,000 floating machines each is called again within seconds, and
+// most calls only read (kept). Each plan's calls go round robin over its machines, continuing where
+// the previous pass (or warm-up) stopped, and the answers of the floating passes are counted:
+// renewed (the lease end moved to about now + leaseSeconds) or kept (the stored lease answered,
+// nothing written), printed below the table, with each pass's server CPU (Linux /proc: the event
+// loop, libuv's pool that signs and writes the journal, and V8's threads) in µs per request.
 //
 // BENCH_HB_PROFILE=1 starts the servers with `--cpu-prof` and prints, per pass, where the server's
 // event loop spent its time (profile-summary.ts), in µs per request, from the profile's samples
-// of that pass's measured seconds only.
+// of that pass's measured seconds only; BENCH_HB_PROFILE_KEEP=<folder> also keeps the profile there,
+// with the passes' windows (windows.json), for a closer look.
 //
 //   npx -y pnpm@10.34.9 --filter @svc-licensing/benchmarks bench:seats-heartbeat [embedded|mysql]
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { load, type LoadResult } from '../http/load.js';
 import { runCli, startServer, type Running } from '../http/processes.js';
 import { report, summarize, type CpuProfile } from '../http/profile-summary.js';
+import { cpuSeconds } from '../http/cpu.js';
 
 const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
@@ -37,13 +45,15 @@ const FLOATING_MACHINES = Number(process.env['BENCH_HB_FLOATING_MACHINES'] ?? MA
 const LICENSES = Number(process.env['BENCH_HB_LICENSES'] ?? 500);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
-const LEASE_SECONDS = Number(process.env['BENCH_HB_LEASE'] ?? 3600);
+const LEASE_SECONDS = Number(process.env['BENCH_HB_LEASE'] ?? 300);
 const PROFILE = process.env['BENCH_HB_PROFILE'] === '1';
 /** The monotonic clock of V8's profiles, in µs. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 /** The measured windows of the passes, for the profile's summary. */
 /** What the floating passes' answers said, printed after the table. */
 const notes: string[] = [];
+/** Each pass's server CPU per request, printed after the notes. */
+const cpu: string[] = [];
 const windows: { label: string; from: number; to: number; requests: number }[] = [];
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
 
@@ -119,8 +129,13 @@ async function measure(server: Running, apiKey: string, store: string): Promise<
       await load([server.url], spec(kind), { connections: CONNECTIONS, seconds: 2 });
       Object.assign(answers, { renewed: 0, kept: 0 });
       const from = monotonicUs();
+      const cpuFrom = cpuSeconds(server.pid);
       const r = await load([server.url], spec(kind), { connections: CONNECTIONS, seconds: SECONDS });
+      const cpuTo = cpuSeconds(server.pid);
       windows.push({ label: `${store} ${kind} pass ${pass + 1}`, from, to: monotonicUs(), requests: r.total });
+      if (cpuFrom !== null && cpuTo !== null && r.total > 0) {
+        cpu.push(`${store}, ${kind} pass ${pass + 1}: server CPU ${Math.round(((cpuTo - cpuFrom) * 1e6) / r.total)} µs per request (${((cpuTo - cpuFrom) / SECONDS).toFixed(2)} cores)`);
+      }
       results[kind].push(r);
       const share = kind === 'floating' ? `, ${answers.renewed} renewed / ${answers.kept} kept` : '';
       if (kind === 'floating') notes.push(`${store}, floating pass ${pass + 1}: ${answers.renewed} heartbeats renewed, ${answers.kept} kept the stored lease`);
@@ -149,6 +164,11 @@ async function start(args: string[], env: Record<string, string>): Promise<Runni
     if (!dir) return;
     const [file] = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error('the server wrote no profile');
+    const keep = process.env['BENCH_HB_PROFILE_KEEP'];
+    if (keep) {
+      await copyFile(join(dir, file), join(keep, file));
+      await writeFile(join(keep, 'windows.json'), JSON.stringify(windows));
+    }
     const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile;
     for (const w of windows.splice(0)) console.log(`\n${w.label}\n\n${report(summarize(profile, w.from, w.to), w.requests, 30)}`);
     await rm(dir, { recursive: true, force: true });
@@ -196,4 +216,4 @@ if (which === 'all' || which === 'mysql') {
     await admin.end();
   }
 }
-console.log(`\n${notes.join('\n')}`);
+console.log(`\n${notes.join('\n')}\n${cpu.join('\n')}`);
