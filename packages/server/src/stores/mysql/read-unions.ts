@@ -13,12 +13,14 @@ interface UnionRow {
 }
 
 /**
- * `statements` with their one-row reads joined in one `UNION ALL` statement when there are two or
+ * `statements` with their unlocked reads joined in one `UNION ALL` statement when there are two or
  * more (in the first one's place, each part numbered in the order asked), and how to give every
  * statement asked its own answer back. MariaDB parses and plans one statement instead of several
  * (each statement of a query costs it about as much as a by-id row it reads), and each part keeps
  * its own conditions, order and limit, so it finds the rows its own statement would: a part that
- * finds nothing answers its statement with no row.
+ * finds nothing answers its statement with no row. MariaDB sends a `UNION ALL` part by part as
+ * each part runs (no temporary table, nothing sorted but within a part), so a part's rows come in
+ * its own order: a read of many rows gets them as its statement alone would (`NO_LIMIT`).
  */
 export function unionReads<S extends QueryStatement>(statements: readonly S[]): { sent: QueryStatement[]; answers(results: readonly unknown[]): unknown[] } {
   const parts = statements.filter((s) => s.unionable);

@@ -10,14 +10,19 @@ import { isServerError } from './errors.js';
 export type Run = <T extends RowDataPacket[] | ResultSetHeader>(sql: string, values: readonly SqlValue[], unionable?: UnionableRead) => Promise<T>;
 
 /**
- * A read of at most one record's row, without a lock, that may go in one statement with others of
- * its query (rule 12 of unit-of-work.ts, read-unions.ts): `select` is what follows `SELECT` in a
- * `UNION ALL` part, the row's `doc`, `rvl_seq` and `rvl_at` (NULL where the table has no list
- * position) through its `ORDER BY ... LIMIT 1`, with the statement's own placeholders.
+ * A read without a lock that may go in one statement with others of its query (rule 12 of
+ * unit-of-work.ts, read-unions.ts): `select` is what follows `SELECT` in a `UNION ALL` part, the
+ * row's `doc`, `rvl_seq` and `rvl_at` (NULL where the table has no list position) through its
+ * conditions, `ORDER BY` and `LIMIT`, with the statement's own placeholders. A part keeps its rows'
+ * order only with a `LIMIT` (MariaDB drops the `ORDER BY` of a part without one), so a read of
+ * many rows has the largest `LIMIT` there is ({@link NO_LIMIT}).
  */
 export interface UnionableRead {
   readonly select: string;
 }
+
+/** The `LIMIT` of a `UNION ALL` part that reads every row it finds, in its `ORDER BY`'s order. */
+export const NO_LIMIT = ' LIMIT 18446744073709551615';
 
 /** What a placeholder binds: column values are strings or NULL; numbers only in raw units. */
 export type SqlValue = string | number | null;

@@ -13,6 +13,7 @@ import type { PositionColumns } from './product-revocations.js';
 import { recordRevocationEntry } from './revocation-entries.js';
 import { quote, tables } from './schema.js';
 import type { Run, SqlValue } from './statement.js';
+import { NO_LIMIT } from './statement.js';
 
 interface DocRow extends RowDataPacket, PositionColumns {
   doc: string;
@@ -164,11 +165,11 @@ export function createTx(
     if (options.readOnly) throw new TypeError('mysql store: a write in a read-only unit of work');
   };
   const held = new HeldRows();
-  /** `one`: at most one row (by id, or `LIMIT 1`): unlocked, it may join the other one-row reads of its query (read-unions.ts). */
+  /** `one`: at most one row (by id, or `LIMIT 1`). Unlocked, it may join the other unlocked reads of its query (read-unions.ts). */
   const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined, one = false) => {
     const { sql, values } = conditions(collection, where);
     const rest = `${whereSql(sql)} ORDER BY \`id\``;
-    const unionable = one && !lock ? { select: `${unionSource(collection)}${rest} LIMIT 1` } : undefined;
+    const unionable = lock ? undefined : { select: `${unionSource(collection)}${rest}${one ? ' LIMIT 1' : NO_LIMIT}` };
     // A product's locked read locks its position row too (the join's rows): a write of the position from it cannot race.
     const rows = await run<DocRow[]>(`SELECT ${source(collection)}${rest}${tail}${lock ? ' FOR UPDATE' : ''}`, values, unionable);
     const records = parse(collection, rows);

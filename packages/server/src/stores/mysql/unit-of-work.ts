@@ -35,8 +35,9 @@
 // 11. On Galera, a unit that is not read-only sets a savepoint with its first multi-statement query
 //    (at its end, or at the start of a held batch) and releases it just before its COMMIT: a
 //    transaction another node aborted during a batch cannot commit the batch's rest (held.ts).
-// 12. One-row reads of a query join: two or more reads of at most one row each, without a lock
-//    (`get`, `findOne`), go as one `UNION ALL` statement in the first one's place (read-unions.ts).
+// 12. Unlocked reads of a query join: two or more reads without a lock (`get`, `findOne`,
+//    `findMany`, a provider customer's two reads) go as one `UNION ALL` statement in the first
+//    one's place, each part with its own order and limit (read-unions.ts).
 import type { PoolConnection } from 'mysql2';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { Acquired } from './connection.js';
