@@ -45,7 +45,6 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
-export { readJournal } from './journal-read.js';
 /** Deletes every segment of `dir` numbered below `seq`. */
 export async function removeSegments(dir: string, seq: number): Promise<void> {
   for (const old of await segmentNumbers(dir)) if (old < seq) await unlink(join(dir, segmentName(old)));

@@ -1,7 +1,8 @@
 import type { Storage } from 'unstorage';
 import type { Collection, Store, StoreTx, TransactionOptions } from '@svc-licensing/license-engine';
 import { encodeLine } from './journal-line.js';
-import { Journal, readJournal, removeSegments } from './journal.js';
+import { Journal, removeSegments } from './journal.js';
+import { readJournal } from './journal-read.js';
 import { loadSnapshot, removeSnapshotsBefore, writeSnapshot } from './snapshot.js';
 import { Tables } from './tables.js';
 import type { Row } from './tables.js';
@@ -64,10 +65,10 @@ async function recover(tables: Tables, storage: Storage, journalDir: string | un
   const { transactions, last, bytes, end } = await readJournal(journalDir, from);
   for (const changes of transactions) for (const c of changes) tables.put(c.collection, c.id, c.row);
   await removeSegments(journalDir, from); // covered by the snapshot (a checkpoint cut short)
-  // Keep writing to the newest segment, at the end of its lines (its torn tail is zeroed), and count
-  // what was replayed: a process killed again and again must not add a segment per start nor
-  // restart the count at 0.
-  const journal = await Journal.create(journalDir, Math.max(last, from), bytes, last >= from ? end : 0);
+  // Keep writing to the newest segment, at the end of its lines (its torn tail is zeroed; 0 when
+  // there is none yet), and count what was replayed: a process killed again and again must not add
+  // a segment per start nor restart the count at 0.
+  const journal = await Journal.create(journalDir, Math.max(last, from), bytes, end);
   return { generation, snapshotBytes, parts, changed: transactions.length > 0, journal };
 }
 
