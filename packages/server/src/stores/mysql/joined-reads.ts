@@ -1,6 +1,6 @@
 import type { ClientLicenseQuery, ClientLicenseRecords, Collection, ProviderCustomerQuery, ProviderCustomerRecords, RecordMap } from '@svc-licensing/license-engine';
 import type { RowDataPacket } from 'mysql2/promise';
-import { POSITION_COLUMNS, joinPosition, withPosition } from './product-revocations.js';
+import { NO_POSITION_COLUMNS, POSITION_COLUMNS, joinPosition, withPosition } from './product-revocations.js';
 import type { PositionColumns } from './product-revocations.js';
 import { quote, tables } from './schema.js';
 import type { Run, SqlValue } from './statement.js';
@@ -104,7 +104,6 @@ const PROVIDER_CUSTOMER_FROM =
   `FROM ${t('providerCustomers')} \`pc\` ` +
   `JOIN ${t('customers')} \`cu\` ON \`cu\`.${c('customers', 'accountId')} = ? AND \`cu\`.${c('customers', 'email')} = JSON_UNQUOTE(JSON_EXTRACT(\`pc\`.\`doc\`, '$.email')) ` +
   `${PC_WHERE} ORDER BY \`pc\`.\`id\`, \`cu\`.\`id\` LIMIT 1`;
-const UNION_COLUMNS = 'NULL AS `rvl_seq`, NULL AS `rvl_at`';
 
 interface DocRow extends RowDataPacket {
   doc: string;
@@ -127,10 +126,10 @@ export async function readClientLicense(run: Run, query: ClientLicenseQuery): Pr
 export async function readProviderCustomer(run: Run, query: ProviderCustomerQuery): Promise<ProviderCustomerRecords> {
   const [mapping, customer] = await Promise.all([
     run<DocRow[]>(`SELECT \`pc\`.\`doc\` ${PROVIDER_MAPPING_FROM}`, [query.integrationId, query.providerCustomerId], {
-      select: `\`pc\`.\`doc\`, ${UNION_COLUMNS} ${PROVIDER_MAPPING_FROM}`,
+      select: `\`pc\`.\`doc\`, ${NO_POSITION_COLUMNS} ${PROVIDER_MAPPING_FROM}`,
     }),
     run<DocRow[]>(`SELECT \`cu\`.\`doc\` ${PROVIDER_CUSTOMER_FROM}`, [query.accountId, query.integrationId, query.providerCustomerId], {
-      select: `\`cu\`.\`doc\`, ${UNION_COLUMNS} ${PROVIDER_CUSTOMER_FROM}`,
+      select: `\`cu\`.\`doc\`, ${NO_POSITION_COLUMNS} ${PROVIDER_CUSTOMER_FROM}`,
     }),
   ]);
   return { mapping: doc(mapping[0]?.doc ?? null), customer: doc(customer[0]?.doc ?? null) };

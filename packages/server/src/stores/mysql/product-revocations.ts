@@ -15,6 +15,9 @@ export const PRODUCT_REVOCATIONS = '`product_revocations`';
 /** The position's columns as a product read selects them (its alias `r`). */
 export const POSITION_COLUMNS = '`r`.`seq` AS `rvl_seq`, `r`.`issued_at` AS `rvl_at`';
 
+/** The same columns, NULL, in a `UNION ALL` part of a table without a position (every part has them). */
+export const NO_POSITION_COLUMNS = 'NULL AS `rvl_seq`, NULL AS `rvl_at`';
+
 /** The join that adds a product's position row to a read of `products` aliased `alias`. */
 export const joinPosition = (alias: string): string => `LEFT JOIN ${PRODUCT_REVOCATIONS} \`r\` ON \`r\`.\`product_id\` = \`${alias}\`.\`id\``;
 

@@ -8,7 +8,7 @@ import { readClientLicense, readProviderCustomer } from './joined-reads.js';
 import { dueDeliveries } from './due-deliveries.js';
 import { columnValue, recordColumns } from './columns.js';
 import { readLicenseParents } from './license-parents.js';
-import { POSITION_COLUMNS, deletePosition, joinPosition, productDoc, setPosition, withPosition } from './product-revocations.js';
+import { NO_POSITION_COLUMNS, POSITION_COLUMNS, deletePosition, joinPosition, productDoc, setPosition, withPosition } from './product-revocations.js';
 import type { PositionColumns } from './product-revocations.js';
 import { recordRevocationEntry } from './revocation-entries.js';
 import { quote, tables } from './schema.js';
@@ -72,7 +72,7 @@ const source = (collection: Collection): string =>
 
 /** {@link source} as a part of a `UNION ALL` of one-row reads: every part has the position's columns, NULL but for products. */
 const unionSource = (collection: Collection): string =>
-  collection === 'products' ? source(collection) : `\`doc\`, NULL AS \`rvl_seq\`, NULL AS \`rvl_at\` FROM ${quote(tables[collection].table)}`;
+  collection === 'products' ? source(collection) : `\`doc\`, ${NO_POSITION_COLUMNS} FROM ${quote(tables[collection].table)}`;
 
 /** The records of `rows`; a product's with its list position overlaid. */
 const parse = <C extends Collection>(collection: C, rows: DocRow[]): RecordMap[C][] =>
