@@ -49,11 +49,11 @@ const LEASE_SECONDS = Number(process.env['BENCH_HB_LEASE'] ?? 300);
 const PROFILE = process.env['BENCH_HB_PROFILE'] === '1';
 /** The monotonic clock of V8's profiles, in µs. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
-/** The measured windows of the passes, for the profile's summary. */
 /** What the floating passes' answers said, printed after the table. */
 const notes: string[] = [];
 /** Each pass's server CPU per request, printed after the notes. */
 const cpu: string[] = [];
+/** The measured windows of the passes, for the profile's summary. */
 const windows: { label: string; from: number; to: number; requests: number }[] = [];
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
 

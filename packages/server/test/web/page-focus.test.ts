@@ -4,7 +4,7 @@ import { STORE_KINDS } from '../support/stores.js';
 import { skipBrowserTests, type BrowserSession } from '../support/browser.js';
 import type { WebServer } from '../support/web-server.js';
 import { useBrowserAndServer } from '../support/browser-server.js';
-import { signInToDashboard } from '../support/dashboard.js';
+import { openDashboardPage, signInToDashboard } from '../support/dashboard.js';
 
 // Where the focus goes when a dashboard page opens, in real Chromium against a real server on each
 // store. Opening a page moves the focus to its heading (a screen reader announces the page), but a
@@ -44,8 +44,7 @@ describe.skipIf(skip).each(STORE_KINDS)('the focus as dashboard pages open on th
 
   it('a page opened from nothing focuses its heading, which keeps the focus as its title fills in', async () => {
     await page.goto('about:blank');
-    await page.goto(`${server.url}/dashboard/#/licenses/${licenseId}`);
-    await page.getByRole('heading', { level: 1, name: 'License of Ada Customer' }).waitFor();
+    await openDashboardPage(page, server.url, `licenses/${licenseId}`, 'License of Ada Customer');
     await expect.poll(() => focused(page)).toEqual({ tag: 'H1', text: 'License of Ada Customer' });
     expect(b.problems).toEqual([]);
   });
@@ -60,8 +59,7 @@ describe.skipIf(skip).each(STORE_KINDS)('the focus as dashboard pages open on th
     });
     try {
       await page.goto('about:blank');
-      await page.goto(`${server.url}/dashboard/#/licenses/${licenseId}`);
-      await page.getByRole('heading', { level: 1, name: 'License', exact: true }).waitFor();
+      await openDashboardPage(page, server.url, `licenses/${licenseId}`, /^License$/);
       await expect.poll(() => focused(page)).toEqual({ tag: 'H1', text: 'License' });
       await page.keyboard.press('Tab');
       expect(await focused(page)).toEqual({ tag: 'A', text: 'All licenses' });
