@@ -22,6 +22,21 @@
 // nothing written), printed below the table, with each pass's server CPU (Linux /proc: the event
 // loop, libuv's pool that signs and writes the journal, and V8's threads) in µs per request.
 //
+// BENCH_HB_ROUNDS=<n> (default 2) runs n rounds of a machine-plan pass and a floating pass, each of
+// BENCH_SECONDS after a BENCH_HB_WARM-second warm-up (default 2), with BENCH_HB_PAUSE seconds before
+// each pass (default 0); BENCH_HB_ALTERNATE=1 runs even rounds floating first (M F, F M, ...). With more
+// than 2 rounds it also prints the median of the rounds' floating / machine ratios with the 95 %
+// interval of its median from the order statistics (distribution-free, as http/ab.ts), min and max,
+// and the ratio of all requests of all rounds (which keeps a checkpoint's share), and first runs the
+// machine plan for an untimed while so that the first validate of each of its machines (a lastSeenAt
+// write, 60 s after seeding) is not timed. On this shared 2-core machine a single pass of either plan
+// moves 2x between passes of one run, so one run's two-pass ratio says little; many short alternating
+// rounds and their median is the figure to compare. E.g. (220,000 floating machines last 14 such
+// rounds at about 5,000 renewals a second, each renewed on the quick path):
+//
+//   BENCH_HB_ROUNDS=14 BENCH_SECONDS=2 BENCH_HB_WARM=0.5 BENCH_HB_PAUSE=1 BENCH_HB_ALTERNATE=1 \
+//     BENCH_HB_FLOATING_MACHINES=220000 npx tsx seats/heartbeat.ts embedded
+//
 // BENCH_HB_PROFILE=1 starts the servers with `--cpu-prof` and prints, per pass, where the server's
 // event loop spent its time (profile-summary.ts), in µs per request, from the profile's samples
 // of that pass's measured seconds only; BENCH_HB_PROFILE_KEEP=<folder> also keeps the profile there,
@@ -37,6 +52,7 @@ import { load, type LoadResult } from '../http/load.js';
 import { runCli, startServer, type Running } from '../http/processes.js';
 import { report, summarize, type CpuProfile } from '../http/profile-summary.js';
 import { cpuSeconds } from '../http/cpu.js';
+import { median, medianInterval } from '../http/median.js';
 
 const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
@@ -47,6 +63,10 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const LEASE_SECONDS = Number(process.env['BENCH_HB_LEASE'] ?? 300);
 const PROFILE = process.env['BENCH_HB_PROFILE'] === '1';
+const ROUNDS = Number(process.env['BENCH_HB_ROUNDS'] ?? 2);
+const WARM_SECONDS = Number(process.env['BENCH_HB_WARM'] ?? 2);
+const PAUSE_MS = Number(process.env['BENCH_HB_PAUSE'] ?? 0) * 1000;
+const ALTERNATE = process.env['BENCH_HB_ALTERNATE'] === '1';
 /** The monotonic clock of V8's profiles, in µs. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 /** What the floating passes' answers said, printed after the table. */
@@ -55,7 +75,7 @@ const notes: string[] = [];
 const cpu: string[] = [];
 /** The measured windows of the passes, for the profile's summary. */
 const windows: { label: string; from: number; to: number; requests: number }[] = [];
-const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
+const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 23)} ${msg}\n`);
 
 let ipSeq = 0;
 const xff = () => {
@@ -124,23 +144,43 @@ async function measure(server: Running, apiKey: string, store: string): Promise<
   };
 
   const results: Record<'machine' | 'floating', LoadResult[]> = { machine: [], floating: [] };
-  for (let pass = 0; pass < 2; pass++) {
-    for (const kind of ['machine', 'floating'] as const) {
-      await load([server.url], spec(kind), { connections: CONNECTIONS, seconds: 2 });
+  const ratios: number[] = [];
+  // Every machine-plan machine was last written at its check-out, more than 60 s ago: its first validate writes
+  // lastSeenAt (LAST_SEEN_RESOLUTION_MS). Those writes go here, untimed, so the passes' machine-plan validates only read.
+  // (60 s later each machine writes lastSeenAt once more: in one machine-plan pass of a long run, told apart by the median.)
+  if (ROUNDS > 2) await load([server.url], spec('machine'), { connections: CONNECTIONS, seconds: Math.max(2, (2 * MACHINES) / 5000) });
+  for (let round = 0; round < ROUNDS; round++) {
+    // BENCH_HB_ALTERNATE=1: even rounds run floating first (M F, F M, M F, ...), so drift within a round falls on both.
+    const order = ALTERNATE && round % 2 === 1 ? (['floating', 'machine'] as const) : (['machine', 'floating'] as const);
+    const pass = { machine: 0, floating: 0 };
+    for (const kind of order) {
+      if (PAUSE_MS > 0) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+      await load([server.url], spec(kind), { connections: CONNECTIONS, seconds: WARM_SECONDS });
       Object.assign(answers, { renewed: 0, kept: 0 });
       const from = monotonicUs();
       const cpuFrom = cpuSeconds(server.pid);
       const r = await load([server.url], spec(kind), { connections: CONNECTIONS, seconds: SECONDS });
       const cpuTo = cpuSeconds(server.pid);
-      windows.push({ label: `${store} ${kind} pass ${pass + 1}`, from, to: monotonicUs(), requests: r.total });
+      windows.push({ label: `${store} ${kind} pass ${round + 1}`, from, to: monotonicUs(), requests: r.total });
       if (cpuFrom !== null && cpuTo !== null && r.total > 0) {
-        cpu.push(`${store}, ${kind} pass ${pass + 1}: server CPU ${Math.round(((cpuTo - cpuFrom) * 1e6) / r.total)} µs per request (${((cpuTo - cpuFrom) / SECONDS).toFixed(2)} cores)`);
+        cpu.push(`${store}, ${kind} pass ${round + 1}: server CPU ${Math.round(((cpuTo - cpuFrom) * 1e6) / r.total)} µs per request (${((cpuTo - cpuFrom) / SECONDS).toFixed(2)} cores)`);
       }
       results[kind].push(r);
+      pass[kind] = r.total / SECONDS; // autocannon's average is of whole seconds: too few in a short pass
       const share = kind === 'floating' ? `, ${answers.renewed} renewed / ${answers.kept} kept` : '';
-      if (kind === 'floating') notes.push(`${store}, floating pass ${pass + 1}: ${answers.renewed} heartbeats renewed, ${answers.kept} kept the stored lease`);
-      log(`${store} ${kind} pass ${pass + 1}: ${r.requestsPerSecond} req/s, p99 ${r.p99} ms, failures ${r.failures}${share}`);
+      if (kind === 'floating') notes.push(`${store}, floating pass ${round + 1}: ${answers.renewed} heartbeats renewed, ${answers.kept} kept the stored lease`);
+      log(`${store} ${kind} pass ${round + 1}: ${r.requestsPerSecond} req/s, p99 ${r.p99} ms, failures ${r.failures}${share}`);
     }
+    ratios.push(pass.floating / pass.machine);
+  }
+  if (ROUNDS > 2) {
+    const ci = medianInterval(ratios);
+    const total = (k: 'machine' | 'floating') => results[k].reduce((n, r) => n + r.total, 0);
+    notes.push(
+      `${store}, floating / machine per round: median ${median(ratios).toFixed(3)}` +
+        `${ci ? ` [95 % CI ${ci[0].toFixed(3)} to ${ci[1].toFixed(3)}]` : ''}, min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)};` +
+        ` all requests of all rounds ${(total('floating') / total('machine')).toFixed(3)}; rounds ${ratios.map((x) => x.toFixed(2)).join(', ')}`,
+    );
   }
   const sum = (k: 'machine' | 'floating') => ({
     rps: results[k].reduce((n, r) => n + r.requestsPerSecond, 0) / results[k].length,
@@ -178,7 +218,7 @@ async function start(args: string[], env: Record<string, string>): Promise<Runni
 
 const which = process.argv[2] ?? 'all';
 const env = { SVC_TRUST_PROXY: '1' };
-console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}; ${MACHINES} machines over ${LICENSES} licenses on the machine plan, ${FLOATING_MACHINES} (${Math.ceil(MACHINES / LICENSES)} a license) on the floating plan, floating leaseSeconds ${LEASE_SECONDS}; ${CONNECTIONS} connections, ${SECONDS} s x 2 passes each; load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`machine: ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}; ${MACHINES} machines over ${LICENSES} licenses on the machine plan, ${FLOATING_MACHINES} (${Math.ceil(MACHINES / LICENSES)} a license) on the floating plan, floating leaseSeconds ${LEASE_SECONDS}; ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} passes each (${WARM_SECONDS} s warm-up${ALTERNATE ? ', alternating' : ''}${PAUSE_MS > 0 ? `, ${PAUSE_MS / 1000} s pause` : ''}); load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log('| store | machine-plan validate req/s / worst p99 | floating heartbeat req/s / worst p99 | floating / machine | p99 floating / machine | failures (machine / floating) | load average after |');
 console.log('|---|---|---|---|---|---|---|');
 if (which === 'all' || which === 'embedded') {
