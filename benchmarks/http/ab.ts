@@ -42,6 +42,7 @@ import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { cpuSeconds, databasePidOf } from './cpu.js';
 import { load } from './load.js';
+import { median, medianInterval } from './median.js';
 import { cliPath, runCli, startServer } from './processes.js';
 import type { Running } from './processes.js';
 import { revokeAll } from './revoke.js';
@@ -164,26 +165,6 @@ try {
       log(`round ${round} ${which}: ${Math.round(done / seconds)}/s, p50 ${p50 ?? '-'} ms, p99 ${p99 ?? '-'} ms, server ${Math.round(serverUs)} µs, db ${dbUs === null ? '-' : Math.round(dbUs)} µs per request, load ${loadavg()[0]!.toFixed(2)}`);
     }
   }
-  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-  /**
-   * The widest pair of order statistics (k-th smallest, k-th largest) that holds the median with at
-   * least 95 % confidence: P(k <= X <= n - k) for X ~ Binomial(n, 1/2). Null under 6 values.
-   */
-  const medianInterval = (xs: number[]): [number, number] | null => {
-    const n = xs.length;
-    const sorted = [...xs].filter((x) => !Number.isNaN(x)).sort((x, y) => x - y);
-    if (sorted.length !== n || n < 6) return null;
-    const choose = (k: number) => Array.from({ length: k }, (_, i) => (n - i) / (i + 1)).reduce((p, x) => p * x, 1);
-    let k = 0;
-    let tail = 0; // P(X <= k - 1) after each step, then P(X <= k)
-    while (true) {
-      const next = tail + choose(k) / 2 ** n;
-      if (2 * next > 0.05) break;
-      tail = next;
-      k++;
-    }
-    return k === 0 ? null : [sorted[k - 1]!, sorted[n - k]!];
-  };
   const pairs = (f: (r: (typeof rows)[number]) => number | null) =>
     Array.from({ length: ROUNDS }, (_, i) => {
       const [ra, rb] = [rows.find((r) => r.round === i + 1 && r.which === 'A')!, rows.find((r) => r.round === i + 1 && r.which === 'B')!];

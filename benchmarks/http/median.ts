@@ -1,5 +1,5 @@
-// The median of paired rounds' ratios and its distribution-free interval (as http/ab.ts computes
-// them), for benchmarks that alternate two things in many short rounds.
+// The median of paired rounds' ratios and its distribution-free interval, for benchmarks that
+// alternate two things in many short rounds (http/ab.ts, seats/heartbeat.ts).
 
 /** The median of `xs` (the upper one of an even count). */
 export const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
