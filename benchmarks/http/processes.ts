@@ -28,6 +28,8 @@ export const unlimited = { SVC_RATE_LIMIT_VENDOR: '100000000', SVC_RATE_LIMIT_CL
 export interface Running {
   url: string;
   pid: number;
+  /** The child's "listening" line, parsed (a script's own fields beside `url`, e.g. an API key). */
+  listening: Record<string, unknown>;
   stop(): Promise<void>;
 }
 
@@ -64,9 +66,11 @@ function spawnLogged(args: string[], env: NodeJS.ProcessEnv, what: string): Prom
       if (!line) return;
       clearInterval(poll);
       done = true;
+      const listening = JSON.parse(line) as { url: string };
       resolve({
-        url: (JSON.parse(line) as { url: string }).url,
+        url: listening.url,
         pid: child.pid!,
+        listening,
         stop: () =>
           new Promise<void>((res) => {
             // BENCH_KEEP_LOGS=1 keeps the server's request log (its path is printed) to look into failures.
@@ -92,6 +96,15 @@ export function startServer(storeArgs: string[], env: Record<string, string>, cl
   // BENCH_SERVER_NODE_ARGS: extra Node flags for the servers, e.g. `--cpu-prof` to profile a run.
   const nodeArgs = process.env['BENCH_SERVER_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
   return spawnLogged([...nodeArgs, cli, 'serve', '--port', '0', '--host', '127.0.0.1', ...storeArgs], { ...process.env, ...clean, ...unlimited, ...env }, 'svc-licensing serve');
+}
+
+/**
+ * A server script of the benchmarks run with tsx (e.g. notify/api-server.ts), with the thread pool
+ * sized as the bin sizes the server's (cores - 1); it prints a JSON line with `"listening"` and `url`.
+ */
+export function startScript(path: string, args: string[], env: Record<string, string>, what: string): Promise<Running> {
+  const pool = String(Math.max(1, availableParallelism() - 1));
+  return spawnLogged(['--import', 'tsx', path, ...args], { ...process.env, UV_THREADPOOL_SIZE: process.env['UV_THREADPOOL_SIZE'] ?? pool, ...env }, what);
 }
 
 /** The hello-JSON h3 reference server (same Node listener as the service). */
