@@ -22,6 +22,9 @@
 // `poolSize=32`), and BENCH_AB_ENV_A / BENCH_AB_ENV_B, environment variables for each side's
 // server (e.g. `UV_THREADPOOL_SIZE=2`, comma-separated).
 //
+// MariaDB over its Unix socket instead of TCP: BENCH_MYSQL_URL='mysql://root@localhost?socketPath=/run/mysqld/mysqld.sock'
+// (both sides, http/database-url.ts), or BENCH_AB_OPTIONS_B=socketPath=%2Frun%2Fmysqld%2Fmysqld.sock (B only).
+//
 // Two stores instead of two builds: `<embedded:mysql>` as the store runs A on the embedded store and
 // B on MariaDB (limits in Redis), with BENCH_AB_BASE=.. (this build on both sides), so "MariaDB
 // against the embedded store in the same run" is B/A of alternating rounds, with its interval:
@@ -41,6 +44,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { cpuSeconds, databasePidOf } from './cpu.js';
+import { MYSQL, databaseUrl } from './database-url.js';
 import { load } from './load.js';
 import { median, medianInterval } from './median.js';
 import { cliPath, runCli, startServer } from './processes.js';
@@ -66,7 +70,6 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_AB_ROUNDS'] ?? 5);
 const ALTERNATE = process.env['BENCH_AB_ALTERNATE'] === '1';
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const REVOKE = { amount: Number(process.env['BENCH_REVOKE_AMOUNT'] ?? 800), warm: Number(process.env['BENCH_REVOKE_WARM'] ?? 64), products: Number(process.env['BENCH_REVOKE_PRODUCTS'] ?? 32) };
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
@@ -96,7 +99,7 @@ async function side(which: 'A' | 'B', shared: { apiKey: string; run?: Run } | nu
   const storeArgs =
     stores[which] === 'embedded'
       ? ['--data', join(work, `data-${which}`)]
-      : ['--database', `${MYSQL}/${db}${storeOptions[which] ? `?${storeOptions[which]}` : ''}`, '--redis-url', `${REDIS}?prefix=${db}`];
+      : ['--database', databaseUrl(MYSQL, db, storeOptions[which]), '--redis-url', `${REDIS}?prefix=${db}`];
   let apiKey = shared?.apiKey;
   if (!apiKey) {
     if (stores[which] === 'mysql') await runCli(['migrate', '--database', storeArgs[1]!], env, clis[which]);

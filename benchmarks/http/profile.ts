@@ -27,6 +27,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { cpuSeconds, databasePidOf } from './cpu.js';
+import { MYSQL, databaseUrl } from './database-url.js';
 import { load } from './load.js';
 import { runCli, startServer } from './processes.js';
 import type { Running } from './processes.js';
@@ -43,7 +44,6 @@ if (!['validate', 'webhook', 'subscription', 'revoke'].includes(scenario ?? '') 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const INTERVAL = Number(process.env['BENCH_PROFILE_INTERVAL'] ?? 250);
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
 /** The monotonic clock of V8's profiles, in µs. */
@@ -67,7 +67,7 @@ const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
 const storeArgs =
   store === 'embedded'
     ? ['--data', join(work, 'data')]
-    : ['--database', `${MYSQL}/${name}${extra.length ? `?${extra.join('&')}` : ''}`, '--redis-url', `${REDIS}?prefix=${name}`];
+    : ['--database', databaseUrl(MYSQL, name, extra.join('&')), '--redis-url', `${REDIS}?prefix=${name}`];
 const dbPid = store === 'mysql' ? await databasePidOf(MYSQL) : null;
 log(`${scenario} on ${store}, ${CONNECTIONS} connections, ${SECONDS} s, load average ${loadavg()[0]!.toFixed(2)}`);
 

@@ -19,12 +19,12 @@ import { bulkLoadLicenses, knownMachines, newMachines, seedLicenses } from './se
 import { countLicenses, ingest, seedIntegration } from './webhooks.js';
 import type { PurchaseKind } from './webhooks.js';
 import { cpuSeconds, databasePidOf } from './cpu.js';
+import { MYSQL, databaseUrl } from './database-url.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const LICENSES = 200;
 const LIST_TOTAL = Number(process.env['BENCH_LIST_LICENSES'] ?? 1_000_000);
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 // On MySQL the servers count rate limits in the database (serve's default); the validate runs are
 // repeated with the limits in Redis (`--redis-url`) to show what the shared limiter costs. Empty: skip.
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
@@ -161,7 +161,7 @@ async function embedded(): Promise<void> {
 async function mysql(): Promise<void> {
   const name = `bench_${randomBytes(6).toString('hex')}`;
   // BENCH_DB_OPTIONS: store options for the servers' database URL, e.g. `poolSize=20`.
-  const url = `${MYSQL}/${name}${process.env['BENCH_DB_OPTIONS'] ? `?${process.env['BENCH_DB_OPTIONS']}` : ''}`;
+  const url = databaseUrl(MYSQL, name, process.env['BENCH_DB_OPTIONS']);
   const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
   const admin = await createConnection({ uri: MYSQL });
   databasePids = [await databasePidOf(MYSQL)].filter((p): p is number => p !== null);
@@ -207,7 +207,7 @@ async function mysql(): Promise<void> {
 
       log(`bulk-loading ${LIST_TOTAL} licenses`);
       let last = 0;
-      await bulkLoadLicenses(`${MYSQL}/${name}`, LIST_TOTAL, (done) => {
+      await bulkLoadLicenses(databaseUrl(MYSQL, name), LIST_TOTAL, (done) => {
         if (done - last >= 100_000) log(`  ${(last = done)}`);
       });
       const page = Math.min(10_000, Math.floor(LIST_TOTAL / 50));

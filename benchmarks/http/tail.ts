@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConnection } from 'mysql2/promise';
 import { cpuSeconds, databasePidOf } from './cpu.js';
+import { MYSQL, databaseUrl } from './database-url.js';
 import { load } from './load.js';
 import { runCli, startServer } from './processes.js';
 import type { Running } from './processes.js';
@@ -26,7 +27,6 @@ if (!['embedded', 'mysql'].includes(store ?? '')) throw new Error('usage: tail.t
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
 const ROUNDS = Number(process.env['BENCH_TAIL_ROUNDS'] ?? 3);
 const CONNECTIONS = (process.env['BENCH_TAIL_CONNECTIONS'] ?? '32').split(',').map(Number);
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const probe = fileURLToPath(new URL('./tail-probe.cjs', import.meta.url));
 const ms = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
@@ -41,7 +41,7 @@ const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64'), TAIL_PROBE_OUT
 const storeArgs =
   store === 'embedded'
     ? ['--data', join(work, 'data')]
-    : ['--database', `${MYSQL}/${name}${extra.length ? `?${extra.join('&')}` : ''}`, '--redis-url', `${REDIS}?prefix=${name}`];
+    : ['--database', databaseUrl(MYSQL, name, extra.join('&')), '--redis-url', `${REDIS}?prefix=${name}`];
 const dbPid = store === 'mysql' ? await databasePidOf(MYSQL) : null;
 
 /** What the probe saw since the last call (it starts over). */
