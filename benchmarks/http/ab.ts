@@ -42,9 +42,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
 import { cpuSeconds, databasePidOf } from './cpu.js';
-import { MYSQL, databaseUrl } from './database-url.js';
+import { MYSQL, databaseUrl, dropDatabases } from './database-url.js';
 import { load } from './load.js';
 import { median, medianInterval } from './median.js';
 import { cliPath, runCli, startServer } from './processes.js';
@@ -200,9 +199,7 @@ try {
 } finally {
   for (const s of servers) await s.stop();
   if (usesMysql) {
-    const admin = await createConnection({ uri: MYSQL });
-    for (const db of separate ? [`${name}_A`, `${name}_B`] : [name]) await admin.query(`DROP DATABASE IF EXISTS \`${db}\``);
-    await admin.end();
+    await dropDatabases(MYSQL, separate ? [`${name}_A`, `${name}_B`] : [name]);
   }
   await rm(work, { recursive: true, force: true });
 }

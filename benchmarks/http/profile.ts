@@ -25,9 +25,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
 import { cpuSeconds, databasePidOf } from './cpu.js';
-import { MYSQL, databaseUrl } from './database-url.js';
+import { MYSQL, databaseUrl, dropDatabases } from './database-url.js';
 import { load } from './load.js';
 import { runCli, startServer } from './processes.js';
 import type { Running } from './processes.js';
@@ -186,9 +185,7 @@ try {
 } finally {
   await server?.stop();
   if (store === 'mysql') {
-    const admin = await createConnection({ uri: MYSQL });
-    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-    await admin.end();
+    await dropDatabases(MYSQL, [name]);
   }
   if (!process.env['BENCH_PROFILE_KEEP']) await rm(work, { recursive: true, force: true });
 }

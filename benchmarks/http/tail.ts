@@ -14,9 +14,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createConnection } from 'mysql2/promise';
 import { cpuSeconds, databasePidOf } from './cpu.js';
-import { MYSQL, databaseUrl } from './database-url.js';
+import { MYSQL, databaseUrl, dropDatabases } from './database-url.js';
 import { load } from './load.js';
 import { runCli, startServer } from './processes.js';
 import type { Running } from './processes.js';
@@ -99,9 +98,7 @@ try {
 } finally {
   await server?.stop();
   if (store === 'mysql') {
-    const admin = await createConnection({ uri: MYSQL });
-    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-    await admin.end();
+    await dropDatabases(MYSQL, [name]);
   }
   await rm(work, { recursive: true, force: true });
 }

@@ -22,7 +22,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createConnection } from 'mysql2/promise';
 import { cpuSeconds, databasePidOf } from '../http/cpu.js';
 import { load } from '../http/load.js';
 import { median, medianInterval } from '../http/median.js';
@@ -30,12 +29,12 @@ import { assertBuilt, startScript } from '../http/processes.js';
 import type { Running } from '../http/processes.js';
 import { ingest, seedIntegration } from '../http/webhooks.js';
 import { changeInterval, formatInterval, medianChangeInterval } from './ci.js';
+import { MYSQL, databaseUrl, dropDatabases } from '../http/database-url.js';
 
 const which = process.argv[2] === 'mysql' ? 'mysql' : 'embedded';
 const ROUNDS = Number(process.argv[3] ?? 16);
 const SECONDS = Number(process.argv[4] ?? 3);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const serverScript = fileURLToPath(new URL('./api-server.ts', import.meta.url));
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
 
@@ -143,7 +142,7 @@ const loadAtStart = loadavg().map((l) => l.toFixed(1)).join(' ');
 const dir = await mkdtemp(join(tmpdir(), 'svc-bench-api-'));
 const database = `bench_notify_api_${randomBytes(5).toString('hex')}`;
 const dbPids = which === 'mysql' ? [await databasePidOf(MYSQL)].filter((p): p is number => p !== null) : [];
-const where = which === 'mysql' ? `${MYSQL}/${database}` : join(dir, 'data');
+const where = which === 'mysql' ? databaseUrl(MYSQL, database) : join(dir, 'data');
 const server = await startScript(serverScript, [which, where, join(dir, 'mail')], {}, 'notify/api-server.ts');
 try {
   report(await measure(server, dbPids), started, loadAtStart);
@@ -151,8 +150,6 @@ try {
   await server.stop();
   await rm(dir, { recursive: true, force: true });
   if (which === 'mysql') {
-    const admin = await createConnection({ uri: MYSQL });
-    await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    await admin.end();
+    await dropDatabases(MYSQL, [database]);
   }
 }

@@ -9,17 +9,16 @@
 //   npx tsx notify/delivery-rows.ts [rounds=16] [units per phase=1000]
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { createConnection } from 'mysql2/promise';
 import { createLicenseEngine, createSecretBox } from '@svc-licensing/license-engine';
 import type { AuditEventRecord, NotificationDeliveryRecord } from '@svc-licensing/license-engine';
 import { createMySqlStore } from '../../packages/server/src/stores/mysql/index.js';
 import { cpuSeconds, databasePidOf } from '../http/cpu.js';
+import { MYSQL, databaseUrl, dropDatabases } from '../http/database-url.js';
 
 const ROUNDS = Number(process.argv[2] ?? 16);
 const UNITS = Number(process.argv[3] ?? 1000);
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const database = `bench_delivery_rows_${randomBytes(5).toString('hex')}`;
-const store = createMySqlStore(`${MYSQL}/${database}`);
+const store = createMySqlStore(databaseUrl(MYSQL, database));
 await store.ready();
 const dbPids = [await databasePidOf(MYSQL)].filter((p): p is number => p !== null);
 const cpu = () => {
@@ -87,7 +86,5 @@ try {
   );
 } finally {
   await store.close();
-  const admin = await createConnection({ uri: MYSQL });
-  await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await admin.end();
+  await dropDatabases(MYSQL, [database]);
 }

@@ -27,7 +27,6 @@ import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
-import { createConnection } from 'mysql2/promise';
 import { createLicenseEngine, createSecretBox } from '@svc-licensing/license-engine';
 import type { Store } from '@svc-licensing/license-engine';
 import { signProviderA } from '@svc-licensing/provider-webhooks';
@@ -39,11 +38,11 @@ import { createMailer } from '../../packages/server/src/mail/create-mailer.js';
 import { cpuSeconds, databasePidOf } from '../http/cpu.js';
 import { purchaseBodies } from '../http/webhooks.js';
 import { changeInterval, formatInterval, medianChangeInterval } from './ci.js';
+import { MYSQL, databaseUrl, dropDatabases } from '../http/database-url.js';
 
 const which = process.argv[2] === 'mysql' ? 'mysql' : 'embedded';
 const ROUNDS = Number(process.argv[3] ?? 8);
 const OPS = Number(process.argv[4] ?? 400);
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const SECRET = 'bench_webhook_secret';
 const PROFILE = process.env['BENCH_PROFILE'];
 const session = new Session();
@@ -74,7 +73,7 @@ const dir = await mkdtemp(join(tmpdir(), 'svc-bench-enqueue-'));
 const database = `bench_notify_enqueue_${randomBytes(5).toString('hex')}`;
 let store: Store;
 if (which === 'mysql') {
-  const mysql = createMySqlStore(`${MYSQL}/${database}`);
+  const mysql = createMySqlStore(databaseUrl(MYSQL, database));
   await mysql.ready();
   store = mysql;
 } else store = await openEmbeddedStore(join(dir, 'store'), process.env['BENCH_CHECKPOINT_BYTES'] ? { checkpointBytes: Number(process.env['BENCH_CHECKPOINT_BYTES']) } : {});
@@ -169,8 +168,6 @@ try {
   await store.close();
   await rm(dir, { recursive: true, force: true });
   if (which === 'mysql') {
-    const admin = await createConnection({ uri: MYSQL });
-    await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    await admin.end();
+    await dropDatabases(MYSQL, [database]);
   }
 }

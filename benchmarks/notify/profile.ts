@@ -8,7 +8,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
 import type { Store } from '@svc-licensing/license-engine';
 import { openEmbeddedStore } from '../../packages/server/src/stores/embedded/index.js';
 import { createMySqlStore } from '../../packages/server/src/stores/mysql/index.js';
@@ -17,17 +16,17 @@ import { report, summarize } from '../http/profile-summary.js';
 import type { CpuProfile } from '../http/profile-summary.js';
 import { measureDispatch } from './dispatch.js';
 import { startReceiverProcess } from './receiver-process.js';
+import { MYSQL, databaseUrl, dropDatabases } from '../http/database-url.js';
 
 const which = process.argv[2] === 'mysql' ? 'mysql' : 'embedded';
 const n = Number(process.argv[3] ?? 3000);
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 
 const receiver = await startReceiverProcess();
 const dir = await mkdtemp(join(tmpdir(), 'svc-bench-notify-profile-'));
 const database = `bench_notify_profile_${randomBytes(5).toString('hex')}`;
 let store: Store & { ready?: () => Promise<void> };
 if (which === 'mysql') {
-  const mysql = createMySqlStore(`${MYSQL}/${database}`);
+  const mysql = createMySqlStore(databaseUrl(MYSQL, database));
   await mysql.ready();
   store = mysql;
 } else store = await openEmbeddedStore(join(dir, 'store'));
@@ -56,8 +55,6 @@ try {
   await receiver.stop();
   await rm(dir, { recursive: true, force: true });
   if (which === 'mysql') {
-    const admin = await createConnection({ uri: MYSQL });
-    await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    await admin.end();
+    await dropDatabases(MYSQL, [database]);
   }
 }
