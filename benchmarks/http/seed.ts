@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { createIdGenerator } from '@svc-licensing/license-engine';
 import { createConnection } from 'mysql2/promise';
 import { tables } from '../../packages/server/src/stores/mysql/schema.js';
+import { vendor } from './vendor.js';
 
 export interface Seeded {
   productId: string;
@@ -14,17 +15,6 @@ export interface Seeded {
 }
 
 const fingerprint = () => randomBytes(32).toString('hex');
-
-async function vendor(url: string, apiKey: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${url}/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as any;
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 async function client(url: string, action: string, body: unknown): Promise<any> {
   const res = await fetch(`${url}/v1/licenses/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

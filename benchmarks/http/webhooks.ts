@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { signProviderA } from '@svc-licensing/provider-webhooks';
 import { fixtureJson } from '../../fixtures/index.js';
+import { vendor } from './vendor.js';
 
 const LIFETIME_PRICE = 'pri_01hv0w3gq5t6wkq9r2dq7y8m1b';
 /** The subscription fixture's price (`transaction.completed.subscription`), mapped to a monthly plan. */
@@ -47,17 +48,6 @@ export async function countLicenses(url: string, apiKey: string, productId: stri
     cursor = page.nextCursor;
   } while (cursor);
   return count;
-}
-
-async function vendor(url: string, apiKey: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${url}/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as any;
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
 }
 
 /**

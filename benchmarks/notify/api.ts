@@ -30,6 +30,7 @@ import type { Running } from '../http/processes.js';
 import { ingest, seedIntegration } from '../http/webhooks.js';
 import { changeInterval, formatInterval, medianChangeInterval } from './ci.js';
 import { MYSQL, databaseUrl, dropDatabases } from '../http/database-url.js';
+import { vendor } from '../http/vendor.js';
 
 const which = process.argv[2] === 'mysql' ? 'mysql' : 'embedded';
 const ROUNDS = Number(process.argv[3] ?? 16);
@@ -38,26 +39,16 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 16);
 const serverScript = fileURLToPath(new URL('./api-server.ts', import.meta.url));
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
 
-async function vendor(server: Running, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${server.url}/v1${path}`, {
-    method, headers: { authorization: `Bearer ${server.listening['apiKey'] as string}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
 type Scenario = 'license creation' | 'webhook ingest';
 interface Row { scenario: Scenario; round: number; without: number; with: number; withDb: number; withoutDb: number; rate: { without: number; with: number }; failures: number }
 
 async function measure(server: Running, dbPids: number[]): Promise<Row[]> {
   const apiKey = server.listening['apiKey'] as string;
   const setup = await seedIntegration(server.url, apiKey);
-  const plans = (await vendor(server, 'GET', `/products/${setup.productId}/plans`)).data as { id: string; code: string }[];
+  const plans = (await vendor(server.url, apiKey, 'GET', `/products/${setup.productId}/plans`)).data as { id: string; code: string }[];
   const lifetime = plans.find((p) => p.code === 'lifetime')!.id;
   // Never sent (no dispatcher): any public https URL the vendor API accepts.
-  const endpoint = await vendor(server, 'POST', '/webhook-endpoints', { url: 'https://hooks.bench.test/svc', description: 'benchmark' });
+  const endpoint = await vendor(server.url, apiKey, 'POST', '/webhook-endpoints', { url: 'https://hooks.bench.test/svc', description: 'benchmark' });
   let n = 0;
   const createLicense = {
     method: 'POST' as const, path: '/v1/licenses', headers: { authorization: `Bearer ${apiKey}` },
@@ -83,7 +74,7 @@ async function measure(server: Running, dbPids: number[]): Promise<Row[]> {
   };
   const only = process.env['BENCH_SCENARIOS'];
   const measured = (Object.keys(phases) as Scenario[]).filter((s) => !only || s.includes(only));
-  const enable = (enabled: boolean) => vendor(server, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { enabled });
+  const enable = (enabled: boolean) => vendor(server.url, apiKey, 'PATCH', `/webhook-endpoints/${endpoint.id}`, { enabled });
   // Warm-up of both paths in both phases (JIT, pools).
   for (const enabled of [false, true]) {
     await enable(enabled);
@@ -105,7 +96,7 @@ async function measure(server: Running, dbPids: number[]): Promise<Row[]> {
       log(JSON.stringify(row));
     }
   }
-  const queued = (await vendor(server, 'GET', `/webhook-endpoints/${endpoint.id}/deliveries`)).data.length;
+  const queued = (await vendor(server.url, apiKey, 'GET', `/webhook-endpoints/${endpoint.id}/deliveries`)).data.length;
   if (queued === 0) throw new Error('no delivery was queued in the phases with the endpoint');
   return rows;
 }

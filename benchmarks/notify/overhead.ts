@@ -14,6 +14,7 @@ import { load } from '../http/load.js';
 import type { Running } from '../http/processes.js';
 import { cpuSeconds } from '../http/cpu.js';
 import type { ReceiverProcess } from './receiver-process.js';
+import { vendor } from '../http/vendor.js';
 
 export interface OverheadRow {
   scenario: 'webhook ingest (events/s)' | 'license creation (req/s)';
@@ -26,16 +27,6 @@ export interface OverheadRow {
   failures: number;
   /** Notifications the receiver verified during the phase (and shortly after). */
   notified: number;
-}
-
-async function vendor(url: string, apiKey: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${url}/v1${path}`, {
-    method, headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
 }
 
 export async function measureOverhead(
