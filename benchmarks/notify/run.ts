@@ -16,6 +16,7 @@ import { createMySqlStore } from '../../packages/server/src/stores/mysql/index.j
 import { databasePidOf } from '../http/cpu.js';
 import { assertBuilt, runCli, startServer } from '../http/processes.js';
 import type { Running } from '../http/processes.js';
+import { MYSQL, databaseUrl } from '../http/database-url.js';
 import { measureDispatch } from './dispatch.js';
 import type { DispatchResult } from './dispatch.js';
 import { measureOverhead } from './overhead.js';
@@ -26,7 +27,6 @@ import type { ReceiverProcess } from './receiver-process.js';
 const DELIVERIES = Number(process.env['BENCH_NOTIFY_DELIVERIES'] ?? 5000);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const ONLY = (process.env['BENCH_ONLY'] ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
 const wanted = (name: string, group: string[]) => {
   const chosen = ONLY.filter((w) => group.includes(w));
@@ -80,7 +80,7 @@ async function mysql(receiver: ReceiverProcess): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-notify-'));
   try {
     if (wanted('dispatch', PARTS)) {
-      const store = createMySqlStore(`${MYSQL}/${names[0]}`);
+      const store = createMySqlStore(databaseUrl(MYSQL, names[0]!));
       try {
         await store.ready(); // creates and migrates the database
         const result = await measureDispatch(store, receiver, DELIVERIES, dbPids);
@@ -91,7 +91,7 @@ async function mysql(receiver: ReceiverProcess): Promise<void> {
       }
     }
     if (wanted('overhead', PARTS)) {
-      const url = `${MYSQL}/${names[1]}`;
+      const url = databaseUrl(MYSQL, names[1]!);
       const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
       await runCli(['migrate', '--database', url], env);
       await overhead('MariaDB', ['--database', url], env, join(dir, 'outbox'), receiver, dbPids);

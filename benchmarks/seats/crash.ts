@@ -13,9 +13,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { runCli, startServer, type Running } from '../http/processes.js';
+import { MYSQL, databaseUrl } from '../http/database-url.js';
 
 const LEASE = 120;
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 
 // The client: activate, then validate every 2 s (more often than it needs), printing each success's time.
 const CLIENT = `
@@ -88,9 +88,9 @@ if (which === 'embedded') {
   const env = { SVC_MASTER_KEY: randomBytes(32).toString('base64') };
   const admin = await createConnection({ uri: MYSQL });
   try {
-    await runCli(['migrate', '--database', `${MYSQL}/${name}`], env);
-    const apiKey = (JSON.parse(await runCli(['account', 'create', '--name', 'Crash', '--owner-email', 'c@bench.test', '--service-plan', 'unlimited', '--database', `${MYSQL}/${name}`], env)) as { apiKey: string }).apiKey;
-    const server = await startServer(['--database', `${MYSQL}/${name}`, '--outbox', join(tmpdir(), `svc-crash-outbox-${process.pid}`)], env);
+    await runCli(['migrate', '--database', databaseUrl(MYSQL, name)], env);
+    const apiKey = (JSON.parse(await runCli(['account', 'create', '--name', 'Crash', '--owner-email', 'c@bench.test', '--service-plan', 'unlimited', '--database', databaseUrl(MYSQL, name)], env)) as { apiKey: string }).apiKey;
+    const server = await startServer(['--database', databaseUrl(MYSQL, name), '--outbox', join(tmpdir(), `svc-crash-outbox-${process.pid}`)], env);
     try {
       await measure(server, apiKey, 'MariaDB');
     } finally {

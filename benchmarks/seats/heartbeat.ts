@@ -50,11 +50,11 @@ import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { load, type LoadResult } from '../http/load.js';
 import { runCli, startServer, type Running } from '../http/processes.js';
+import { MYSQL, databaseUrl } from '../http/database-url.js';
 import { report, summarize, type CpuProfile } from '../http/profile-summary.js';
 import { cpuSeconds } from '../http/cpu.js';
 import { median, medianInterval } from '../http/median.js';
 
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const MACHINES = Number(process.env['BENCH_HB_MACHINES'] ?? 10_000);
 const FLOATING_MACHINES = Number(process.env['BENCH_HB_FLOATING_MACHINES'] ?? MACHINES);
@@ -242,9 +242,9 @@ if (which === 'all' || which === 'mysql') {
   const dbEnv = { ...env, SVC_MASTER_KEY: randomBytes(32).toString('base64') };
   const admin = await createConnection({ uri: MYSQL });
   try {
-    await runCli(['migrate', '--database', `${MYSQL}/${name}`], dbEnv);
-    const apiKey = (JSON.parse(await runCli(['account', 'create', '--name', 'HB', '--owner-email', 'hb@bench.test', '--service-plan', 'unlimited', '--database', `${MYSQL}/${name}`], dbEnv)) as { apiKey: string }).apiKey;
-    const server = await start(['--database', `${MYSQL}/${name}`, '--redis-url', `${REDIS}?prefix=${name}`, '--outbox', join(tmpdir(), `svc-hb-outbox-${process.pid}`)], dbEnv);
+    await runCli(['migrate', '--database', databaseUrl(MYSQL, name)], dbEnv);
+    const apiKey = (JSON.parse(await runCli(['account', 'create', '--name', 'HB', '--owner-email', 'hb@bench.test', '--service-plan', 'unlimited', '--database', databaseUrl(MYSQL, name)], dbEnv)) as { apiKey: string }).apiKey;
+    const server = await start(['--database', databaseUrl(MYSQL, name), '--redis-url', `${REDIS}?prefix=${name}`, '--outbox', join(tmpdir(), `svc-hb-outbox-${process.pid}`)], dbEnv);
     try {
       await measure(server, apiKey, 'MariaDB, limits in Redis');
     } finally {

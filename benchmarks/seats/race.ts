@@ -19,8 +19,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { runCli, startServer, type Running } from '../http/processes.js';
+import { MYSQL, databaseUrl } from '../http/database-url.js';
 
-const MYSQL = process.env['BENCH_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const GALERA = ['mysql://root@127.0.0.1:3311', 'mysql://root@127.0.0.1:3312', 'mysql://root@127.0.0.1:3313'];
 const MACHINES = Number(process.env['BENCH_RACE_MACHINES'] ?? 50);
@@ -126,12 +126,12 @@ async function database(store: string, nodes: string[], rounds: number, withRedi
   const name = `race_${randomBytes(6).toString('hex')}`;
   const dbEnv = { ...env, SVC_MASTER_KEY: randomBytes(32).toString('base64') };
   const outbox = join(tmpdir(), `svc-race-outbox-${process.pid}`);
-  const args = (node: string) => ['--database', `${node}/${name}`, '--outbox', outbox, ...(withRedis ? ['--redis-url', `${REDIS}?prefix=${name}`] : [])];
+  const args = (node: string) => ['--database', databaseUrl(node, name), '--outbox', outbox, ...(withRedis ? ['--redis-url', `${REDIS}?prefix=${name}`] : [])];
   const admin = await createConnection({ uri: nodes[0]! });
   const servers: Running[] = [];
   try {
-    await runCli(['migrate', '--database', `${nodes[0]}/${name}`], dbEnv);
-    const apiKey = (JSON.parse(await runCli(['account', 'create', '--name', 'Race', '--owner-email', 'race@bench.test', '--service-plan', 'unlimited', '--database', `${nodes[0]}/${name}`], dbEnv)) as { apiKey: string }).apiKey;
+    await runCli(['migrate', '--database', databaseUrl(nodes[0]!, name)], dbEnv);
+    const apiKey = (JSON.parse(await runCli(['account', 'create', '--name', 'Race', '--owner-email', 'race@bench.test', '--service-plan', 'unlimited', '--database', databaseUrl(nodes[0]!, name)], dbEnv)) as { apiKey: string }).apiKey;
     for (const node of nodes) servers.push(await startServer(args(node), dbEnv));
     report(store, servers.length, await race(servers, apiKey, rounds));
   } finally {
