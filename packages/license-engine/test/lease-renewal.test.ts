@@ -17,6 +17,8 @@ let license: LicenseDetailView;
 let writes: string[];
 /** Runs once, before the next unit that may write (between a validate's read and its write). */
 let beforeNextWrite: (() => Promise<unknown>) | null;
+/** Runs once, after the next unit that may write did its work and before it resolves: that unit's commit. */
+let commitNextWrite: (() => Promise<void>) | null;
 
 function observed(inner: Store): Store {
   return {
@@ -27,7 +29,7 @@ function observed(inner: Store): Store {
         beforeNextWrite = null;
         await hook();
       }
-      return inner.transaction((tx) => {
+      const result = await inner.transaction((tx) => {
         const seen: StoreTx = {
           ...tx,
           update: (collection, record, o) => (writes.push(`update ${collection}`), tx.update(collection, record, o)),
@@ -36,6 +38,12 @@ function observed(inner: Store): Store {
         };
         return work(seen);
       }, options);
+      if (commitNextWrite && !options?.readOnly) {
+        const commit = commitNextWrite;
+        commitNextWrite = null;
+        await commit();
+      }
+      return result;
     },
   };
 }
@@ -45,6 +53,7 @@ const machine = (n: number) => ({ product: c.product.id, key: license.key, finge
 beforeEach(async () => {
   writes = [];
   beforeNextWrite = null;
+  commitNextWrite = null;
   t = createTestEngine({ store: observed(createMemoryStore()) });
   c = await createCatalog(t);
   const plan = await t.engine.createPlan(c.account.id, c.product.id, {
@@ -87,5 +96,25 @@ describe('a renewing heartbeat without the license lock', () => {
     const { lease } = await t.engine.validate(machine(1));
     expect(writes).toEqual(['cas activations', 'update licenses']);
     expect(lease!.leaseExpiresAt).toBe(isoAfter(900_000));
+  });
+
+  it('answers a renewal only once its write is committed, with the certificate of the lease stored', async () => {
+    let commit!: () => void;
+    commitNextWrite = () => new Promise<void>((resolve) => (commit = resolve));
+    let answered = false;
+    const call = t.engine.validate(machine(1)).then((result) => ((answered = true), result));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // ample for the signature, started during the commit
+    expect(writes).toEqual(['cas activations']);
+    expect(answered).toBe(false);
+    commit();
+    const { certificate, lease } = await call;
+    const payload = JSON.parse(Buffer.from(certificate.split('.')[1]!, 'base64url').toString('utf8')) as { expiresAt: number };
+    expect(new Date(payload.expiresAt * 1000).toISOString().replace('.000Z', 'Z')).toBe(lease!.leaseExpiresAt);
+    expect((await stored()).leaseExpiresAt).toBe(lease!.leaseExpiresAt);
+  });
+
+  it('answers the failure of a renewal whose commit fails, not a certificate', async () => {
+    commitNextWrite = () => Promise.reject(new Error('the journal could not be written'));
+    await expect(t.engine.validate(machine(1))).rejects.toThrow('the journal could not be written');
   });
 });

@@ -24,8 +24,9 @@ export interface UnsignedCertificate {
  * offlineDays override else the product's), so a plan change applies at the next certificate.
  * `signingKey`: the product's active key when the caller already read it in this unit (it is
  * then not read again); the signer itself is cached per key record, whose seed never changes.
- * Everything is read in the unit; the signature is computed after it ends, so no store lock or
- * pooled connection is held while signing.
+ * Everything is read in the unit; the signature is computed in libuv's pool (started after the unit
+ * ends, or by a quick renewal at the unit's end so it overlaps the commit), so no store lock or
+ * pooled connection is held longer for signing.
  */
 export async function prepareCertificate(
   ctx: EngineContext,

@@ -170,13 +170,15 @@ export async function validate(ctx: EngineContext, input: ValidateInput, options
   // against what the read found; anything else (lastSeenAt, details, a lapse) runs again, locked.
   const read = await readMostly(ctx, (tx, write) => validateIn(ctx, tx, req, write), options.admitted, VALIDATE_WRITE, (r) => !isDecision(r));
   const decided = isDecision(read) ? read : ((await renewQuickly(ctx, read)) ?? ((await transact(ctx, (tx) => validateIn(ctx, tx, req, true), VALIDATE_WRITE)) as ValidateDecision));
-  const answer = { certificate: await signCertificateOf(decided.unsigned), revocationListSeq: decided.revocationListSeq };
+  const answer = { certificate: await (decided.signing ?? signCertificateOf(decided.unsigned)), revocationListSeq: decided.revocationListSeq };
   return decided.lease ? { ...answer, lease: decided.lease } : answer;
 }
 
 /** What a validate decided in its unit: the certificate to sign, and on a floating plan the lease. */
 interface ValidateDecision {
   unsigned: UnsignedCertificate;
+  /** The signature of `unsigned`, started while the unit's write was committed (a quick renewal); else signed after the unit. */
+  signing?: Promise<string>;
   lease?: LeaseAnswer;
   revocationListSeq: number;
 }
@@ -215,7 +217,13 @@ async function renewQuickly(ctx: EngineContext, { found, renewal, decidedAt }: Q
       await tx.updateIfUnchanged('activations', found.activation!, renewal.activation);
       const { license, plan, product, signingKey } = found;
       const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, activation: renewal.activation, signingKey, lease: renewal.lease });
-      return { unsigned, lease: renewal.lease, revocationListSeq: product.revocationSeq ?? 0 };
+      // Signed in libuv's pool while the store commits the renewal, not after: the answer still waits
+      // for the commit (validate awaits this unit first), and a unit that fails drops the signature.
+      // On the embedded store the pool runs it before the next group's journal write, so a renewal's
+      // answer goes out once its group is on disk instead of after its group's signatures too.
+      const signing = signCertificateOf(unsigned);
+      signing.catch(() => undefined);
+      return { unsigned, signing, lease: renewal.lease, revocationListSeq: product.revocationSeq ?? 0 };
     },
     VALIDATE_WRITE,
   );
