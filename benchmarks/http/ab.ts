@@ -22,6 +22,10 @@
 // `poolSize=32`), and BENCH_AB_ENV_A / BENCH_AB_ENV_B, environment variables for each side's
 // server (e.g. `UV_THREADPOOL_SIZE=2`, comma-separated).
 //
+// The key e-mails' outboxes (`--outbox`): under BENCH_OUTBOX_DIR when set (both sides, e.g.
+// /dev/shm for tmpfs; http/outbox.ts), else in this run's folder under os.tmpdir();
+// BENCH_AB_OUTBOX_A / BENCH_AB_OUTBOX_B put one side's elsewhere (an A/B of the placement).
+//
 // MariaDB over its Unix socket instead of TCP: BENCH_MYSQL_URL='mysql://root@localhost?socketPath=/run/mysqld/mysqld.sock'
 // (both sides, http/database-url.ts), or BENCH_AB_OPTIONS_B=socketPath=%2Frun%2Fmysqld%2Fmysqld.sock (B only).
 //
@@ -45,6 +49,7 @@ import { join } from 'node:path';
 import { cpuSeconds, databasePidOf } from './cpu.js';
 import { MYSQL, databaseUrl, dropDatabases } from './database-url.js';
 import { load } from './load.js';
+import { outboxFolder, outboxRoot } from './outbox.js';
 import { median, medianInterval } from './median.js';
 import { cliPath, runCli, startServer } from './processes.js';
 import type { Running } from './processes.js';
@@ -80,6 +85,8 @@ const storeOptions = { A: process.env['BENCH_AB_OPTIONS_A'] ?? '', B: process.en
 const envOf = (text: string | undefined): Record<string, string> =>
   Object.fromEntries((text ?? '').split(',').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 const sideEnv = { A: envOf(process.env['BENCH_AB_ENV_A']), B: envOf(process.env['BENCH_AB_ENV_B']) };
+const outboxRoots = { A: process.env['BENCH_AB_OUTBOX_A'] || outboxRoot, B: process.env['BENCH_AB_OUTBOX_B'] || outboxRoot };
+const outboxes: string[] = [];
 
 const work = await mkdtemp(join(tmpdir(), 'svc-ab-'));
 const name = `bench_${randomBytes(6).toString('hex')}`;
@@ -105,7 +112,9 @@ async function side(which: 'A' | 'B', shared: { apiKey: string; run?: Run } | nu
     const created = await runCli(['account', 'create', '--name', 'AB', '--owner-email', 'ab@ab.test', '--service-plan', 'unlimited', ...storeArgs.slice(0, 2)], env, clis[which]);
     apiKey = (JSON.parse(created) as { apiKey: string }).apiKey;
   }
-  const server = await startServer([...storeArgs, '--outbox', join(work, `outbox-${which}`)], { ...env, ...sideEnv[which] }, clis[which]);
+  const outbox = await outboxFolder(which, work, outboxRoots[which]);
+  outboxes.push(outbox);
+  const server = await startServer([...storeArgs, '--outbox', outbox], { ...env, ...sideEnv[which] }, clis[which]);
   servers.push(server);
   let run = shared?.run;
   if (!run) {
@@ -147,7 +156,7 @@ try {
   // On MariaDB both servers use the same database, account and seeded data; embedded stores are seeded each.
   const b = await side('B', storeArg === 'mysql' && !separate ? { apiKey: a.apiKey, run: a.run } : null);
   const rows: { round: number; which: string; perSecond: number; serverUs: number; dbUs: number | null; p50: number | null; p99: number | null; failures: number }[] = [];
-  log(`${scenario} on ${store}: A ${clis.A} ${storeOptions.A} ${JSON.stringify(sideEnv.A)}, B ${clis.B} ${storeOptions.B} ${JSON.stringify(sideEnv.B)}; load average ${loadavg()[0]!.toFixed(2)}`);
+  log(`${scenario} on ${store}: A ${clis.A} ${storeOptions.A} ${JSON.stringify(sideEnv.A)}, B ${clis.B} ${storeOptions.B} ${JSON.stringify(sideEnv.B)}; outboxes ${outboxes.join(', ')}; load average ${loadavg()[0]!.toFixed(2)}`);
   for (let round = 1; round <= ROUNDS; round++) {
     const order = ALTERNATE && round % 2 === 0 ? ([['B', b], ['A', a]] as const) : ([['A', a], ['B', b]] as const);
     for (const [which, s] of order) {
@@ -201,5 +210,6 @@ try {
   if (usesMysql) {
     await dropDatabases(MYSQL, separate ? [`${name}_A`, `${name}_B`] : [name]);
   }
+  for (const outbox of outboxes) await rm(outbox, { recursive: true, force: true });
   await rm(work, { recursive: true, force: true });
 }

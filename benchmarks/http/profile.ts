@@ -13,6 +13,7 @@
 // `mysql` is one MariaDB (BENCH_MYSQL_URL) with the rate limits in Redis (BENCH_REDIS_URL), as
 // the issue's targets measure it. BENCH_SECONDS (default 10), BENCH_CONNECTIONS (32) and
 // BENCH_PROFILE_INTERVAL (the sampling interval in µs, default 250) change the defaults;
+// BENCH_OUTBOX_DIR puts the key e-mails' outbox under another folder (e.g. /dev/shm; http/outbox.ts);
 // BENCH_PROFILE_KEEP=1 keeps the .cpuprofile (its path and measured window are printed) to open in
 // Chrome's DevTools. BENCH_PROFILE_PHASE=duplicates measures a webhook scenario's re-deliveries
 // (every processed event delivered again) instead of its fresh purchases.
@@ -28,6 +29,7 @@ import { join } from 'node:path';
 import { cpuSeconds, databasePidOf } from './cpu.js';
 import { MYSQL, databaseUrl, dropDatabases } from './database-url.js';
 import { load } from './load.js';
+import { outboxFolder } from './outbox.js';
 import { runCli, startServer } from './processes.js';
 import type { Running } from './processes.js';
 import { report, summarize } from './profile-summary.js';
@@ -71,6 +73,7 @@ const dbPid = store === 'mysql' ? await databasePidOf(MYSQL) : null;
 log(`${scenario} on ${store}, ${CONNECTIONS} connections, ${SECONDS} s, load average ${loadavg()[0]!.toFixed(2)}`);
 
 let server: Running | null = null;
+let outbox: string | null = null;
 try {
   const cli = process.env['BENCH_PROFILE_CLI'];
   if (store === 'mysql') await runCli(['migrate', '--database', storeArgs[1]!], env, cli);
@@ -78,7 +81,8 @@ try {
   const apiKey = (JSON.parse(created) as { apiKey: string }).apiKey;
   const perf = process.env['BENCH_PROFILE_PERF'] === '1';
   process.env['BENCH_SERVER_NODE_ARGS'] = `--cpu-prof --cpu-prof-dir=${profiles} --cpu-prof-interval=${INTERVAL}${perf ? ' --perf-basic-prof' : ''}`;
-  server = await startServer([...storeArgs, '--outbox', join(work, 'outbox')], env, cli);
+  outbox = await outboxFolder('profile', work);
+  server = await startServer([...storeArgs, '--outbox', outbox], env, cli);
   const perfData = join(work, 'perf.data');
   let recording: ReturnType<typeof spawn> | null = null;
   /** Starts `perf record` of the server (BENCH_PROFILE_PERF=1). */
@@ -187,5 +191,6 @@ try {
   if (store === 'mysql') {
     await dropDatabases(MYSQL, [name]);
   }
+  if (outbox) await rm(outbox, { recursive: true, force: true });
   if (!process.env['BENCH_PROFILE_KEEP']) await rm(work, { recursive: true, force: true });
 }
