@@ -36,6 +36,7 @@ describe('embedded store read-only units', () => {
     expect(writable).toEqual(plan);
     writable.entitlements.push('mine'); // a read-write unit's copy is the caller's own
     expect((await store.transaction((tx) => tx.get('plans', 'pln_1'), readOnly))!.entitlements).toEqual(['a']);
+    expect(Object.isFrozen(plan) || Object.isFrozen(plan.entitlements)).toBe(false); // the writer's own object, never frozen
   });
 
   it('sees each commit: the shared record follows updates and deletes', async () => {
@@ -64,6 +65,7 @@ describe('embedded store read-only units', () => {
     }, { sharedReads: true });
     expect(next.entitlements).toEqual(['a', 'b']);
     expect(Object.isFrozen(next)).toBe(true);
+    expect((await store.transaction((tx) => tx.get('plans', 'pln_1'), readOnly))!).toBe(next); // one shared record per stored row
     await expect(store.transaction(async (tx) => {
       await tx.insert('counters', counter('c1', 1));
       (await tx.get('plans', 'pln_1'))!.accountId = 'acc_2';

@@ -16,31 +16,30 @@ export interface OpenTx {
 
 const copy = copyPlain;
 
-/** Deeply frozen copies handed out by read-only units, one per stored row (rows are replaced, never changed). */
-const frozen = new WeakMap<Row, Row>();
 const freeze = (value: unknown): void => {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
   for (const inner of Object.values(value)) freeze(inner);
   Object.freeze(value);
 };
+/**
+ * What read-only and `sharedReads` units are handed: the stored row itself, deeply frozen at its first such read.
+ * Stored rows are never changed in place (a write stores a new row: a copy of the writer's record, or with
+ * `owned` the record its writer gave up), so freezing one changes nothing anyone holds, and a renewed row
+ * costs no copy and no side table at its next read.
+ */
 const shared = (row: Row): Row => {
-  let out = frozen.get(row);
-  if (!out) {
-    out = copy(row);
-    freeze(out);
-    frozen.set(row, out);
-  }
-  return out;
+  freeze(row);
+  return row;
 };
 const byId = (a: Row, b: Row): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * `StoreTx.updateIfUnchanged` of the embedded store: units run one at a time, so comparing with the stored row is enough
- * (no comparison when `expected` is the stored row's shared frozen copy, as a unit's read handed it out).
+ * (no comparison when `expected` is the stored row itself, as a shared read handed it out).
  */
 async function updateIfSame<C extends Collection>(tables: Tables, tx: StoreTx, collection: C, expected: RecordMap[C], record: RecordMap[C]): Promise<void> {
   const stored = tables.get(collection, (record as { id: string }).id);
-  if (stored === null || (frozen.get(stored) !== (expected as unknown as Row) && !sameJson(stored, expected))) throw new StoreConflictError(collection, 'unchanged');
+  if (stored === null || (stored !== (expected as unknown as Row) && !sameJson(stored, expected))) throw new StoreConflictError(collection, 'unchanged');
   await tx.update(collection, record);
 }
 function matches(row: Row, where: object): boolean {
