@@ -86,8 +86,6 @@ export async function transact<T>(
  * (no write unit, no answer, no error of the read) before it resolves; its rejection is the answer.
  * `writeOptions`: the write unit's options (e.g. `sharedReads`). `provisional`: read answers that
  * answer no one either (the caller writes first, in a unit of its own, and answers from that).
- * `firstMayWrite` (a store with `serialUnits` only): the first unit runs with `writeOptions` instead
- * of `readOnly`, so `work(tx, false)` may write once the call is admitted and answer from that unit.
  */
 export async function readMostly<T>(
   ctx: EngineContext,
@@ -95,11 +93,10 @@ export async function readMostly<T>(
   admitted?: PromiseLike<void>,
   writeOptions?: TransactionOptions,
   provisional?: (result: T) => boolean,
-  firstMayWrite = false,
 ): Promise<T> {
   // An `undefined` read answers no one: the store need not wait for what it read to be durable.
   const discarded = (result: unknown) => result === undefined || provisional?.(result as T) === true;
-  const reading = transact(ctx, (tx) => work(tx, false), firstMayWrite ? { ...writeOptions, discarded } : { readOnly: true, discarded });
+  const reading = transact(ctx, (tx) => work(tx, false), { readOnly: true, discarded });
   const read = admitted === undefined ? await reading : await afterAdmission(reading, admitted);
   if (read !== undefined) return read;
   return (await transact(ctx, (tx) => work(tx, true), writeOptions)) as T;

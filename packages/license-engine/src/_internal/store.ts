@@ -28,8 +28,6 @@ export interface Store {
    * ```
    */
   transaction<T>(work: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T>;
-  /** True when units run one at a time and one that may write costs what a `readOnly` one does (embedded, memory): validate then renews in its lookup's unit. */
-  serialUnits?: boolean;
   /** Releases connections, timers and file handles. */
   close(): Promise<void>;
 }

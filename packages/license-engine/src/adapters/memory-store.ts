@@ -86,7 +86,6 @@ export function createMemoryStore(): Store {
   }
 
   return {
-    serialUnits: true,
     transaction<T>(work: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const next = queue.then(() => run(work, options));
       queue = next.catch(() => undefined);

@@ -168,13 +168,7 @@ export async function validate(ctx: EngineContext, input: ValidateInput, options
   // Most validates write nothing: they read without locks in a read-only unit. A floating
   // heartbeat that renews a lease with time left writes only its activation, compared and set
   // against what the read found; anything else (lastSeenAt, details, a lapse) runs again, locked.
-  // Where units run one at a time, a quick renewal is stored in its lookup's unit once the host has
-  // admitted the call (as it has by then on a busy server); otherwise in a unit of its own after.
-  const oneUnit = ctx.store.serialUnits === true;
-  let admitted = options.admitted === undefined;
-  if (oneUnit && !admitted) options.admitted!.then(() => void (admitted = true), () => undefined);
-  const renewNow = oneUnit ? () => admitted : null;
-  const read = await readMostly(ctx, (tx, write) => validateIn(ctx, tx, req, write, renewNow), options.admitted, VALIDATE_WRITE, (r) => !isDecision(r), oneUnit);
+  const read = await readMostly(ctx, (tx, write) => validateIn(ctx, tx, req, write), options.admitted, VALIDATE_WRITE, (r) => !isDecision(r));
   const decided = isDecision(read) ? read : ((await renewQuickly(ctx, read)) ?? ((await transact(ctx, (tx) => validateIn(ctx, tx, req, true), VALIDATE_WRITE)) as ValidateDecision));
   const answer = { certificate: await (decided.signing ?? signCertificateOf(decided.unsigned)), revocationListSeq: decided.revocationListSeq };
   return decided.lease ? { ...answer, lease: decided.lease } : answer;
@@ -220,39 +214,26 @@ async function renewQuickly(ctx: EngineContext, { found, renewal, decidedAt }: Q
     ctx,
     async (tx, clash) => {
       if (clash !== null || !tx.updateIfUnchanged || ctx.clock.now() - decidedAt > QUICK_RENEWAL_WINDOW_MS) return undefined;
-      return storeRenewal(ctx, tx, found, renewal);
+      await tx.updateIfUnchanged('activations', found.activation!, renewal.activation);
+      const { license, plan, product, signingKey } = found;
+      const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, activation: renewal.activation, signingKey, lease: renewal.lease });
+      // Signed in libuv's pool while the store commits the renewal, not after: the answer still waits
+      // for the commit (validate awaits this unit first), and a unit that fails drops the signature.
+      // On the embedded store the pool runs it before the next group's journal write, so a renewal's
+      // answer goes out once its group is on disk instead of after its group's signatures too.
+      const signing = signCertificateOf(unsigned);
+      signing.catch(() => undefined);
+      return { unsigned, signing, lease: renewal.lease, revocationListSeq: product.revocationSeq ?? 0 };
     },
     VALIDATE_WRITE,
   );
 }
 
-/** A quick renewal's compare and set in `tx`, and the certificate of the lease it stores, its signature started. */
-async function storeRenewal(ctx: EngineContext, tx: StoreTx, found: Found, renewal: HeldSeat): Promise<ValidateDecision> {
-  await tx.updateIfUnchanged!('activations', found.activation!, renewal.activation);
-  const { license, plan, product, signingKey } = found;
-  const unsigned = await prepareCertificate(ctx, tx, { license, plan, product, activation: renewal.activation, signingKey, lease: renewal.lease });
-  // Signed in libuv's pool while the store commits the renewal, not after: the answer still waits
-  // for the commit (validate awaits this unit first), and a unit that fails drops the signature.
-  // On the embedded store the pool runs it before the next group's journal write, so a renewal's
-  // answer goes out once its group is on disk instead of after its group's signatures too.
-  const signing = signCertificateOf(unsigned);
-  signing.catch(() => undefined);
-  return { unsigned, signing, lease: renewal.lease, revocationListSeq: product.revocationSeq ?? 0 };
-}
-
 /**
  * One validate in `tx`. Without `write` (read-only), a {@link QuickRenewal} when the heartbeat may
  * renew without the license lock, undefined when it must write locked; with `write` (locked), always a decision.
- * `renewNow` (a store with `serialUnits`, whose first unit may write): true once the call is admitted;
- * the quick renewal is then stored in this unit, where nothing can have changed its row since the read.
  */
-async function validateIn(
-  ctx: EngineContext,
-  tx: StoreTx,
-  req: ReturnType<typeof parse>,
-  write: boolean,
-  renewNow: (() => boolean) | null = null,
-): Promise<ValidateDecision | QuickRenewal | undefined> {
+async function validateIn(ctx: EngineContext, tx: StoreTx, req: ReturnType<typeof parse>, write: boolean): Promise<ValidateDecision | QuickRenewal | undefined> {
   const found = await find(ctx, tx, req.product, req.keyHash, req.fingerprint, write);
   assertUsable(ctx, found);
   const seen = found.activation;
@@ -265,8 +246,7 @@ async function validateIn(
     if (lease === null) {
       if (!write) {
         const renewal = tx.updateIfUnchanged ? quickRenewal(found, req, nowMs) : null;
-        if (renewal === null) return undefined;
-        return renewNow?.() === true ? storeRenewal(ctx, tx, found, renewal) : { found, renewal, decidedAt: nowMs };
+        return renewal === null ? undefined : { found, renewal, decidedAt: nowMs };
       }
       ({ lease, activation: renewed } = await holdSeat(ctx, tx, found, { ...req, name: null }));
     }

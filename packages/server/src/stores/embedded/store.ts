@@ -159,8 +159,8 @@ export async function createEmbeddedStore(options: EmbeddedStorageOptions): Prom
   const journalTooLong = () => journal !== null && journal.bytes > Math.max(checkpointBytes, snapshotBytes);
   // A journal replayed at start-up that is already past the trigger: checkpoint now, not after more writes.
   if (journalTooLong()) checkpoint().catch(() => undefined);
+
   return {
-    serialUnits: true,
     async transaction<T>(work: (tx: StoreTx) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
       const { result, durable } = await exclusive(async () => {
         if (closed) throw new Error('embedded store: the store is closed');
