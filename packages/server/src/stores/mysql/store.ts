@@ -174,7 +174,7 @@ export function createMySqlStore(databaseUrl: string, storeOptions: MySqlStoreOp
       const readOnly = options?.readOnly === true;
       // Read-only units gather their client reads with those of other units (ClientLicenseReads).
       const clientReads = readOnly ? runner.clientReads : undefined;
-      return runner.unit((run, hold) => work(createTx(run, { readOnly, hold, ...(clientReads ? { clientReads } : {}) })), readOnly);
+      return runner.unit((run, hold) => work(createTx(run, { readOnly, hold, compareLocked: runner.readiness.galera, ...(clientReads ? { clientReads } : {}) })), readOnly);
     },
     close: () => runner.close(),
   };

@@ -4,6 +4,7 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import type { ClientLicenseReads } from './client-reads.js';
 import { duplicateKeyName, isDuplicateKey } from './errors.js';
 import type { HeldWrite } from './held.js';
+import { HeldRows } from './held-rows.js';
 import { readClientLicense, readProviderCustomer } from './joined-reads.js';
 import { dueDeliveries } from './due-deliveries.js';
 import { columnValue, recordColumns } from './columns.js';
@@ -84,29 +85,6 @@ const parse = <C extends Collection>(collection: C, rows: DocRow[]): RecordMap[C
 const docOf = (collection: Collection, record: object): string =>
   collection === 'products' ? productDoc(record as RecordMap['products']) : JSON.stringify(record);
 
-/**
- * The records a unit holds locked and has not deleted since: inserted (held or sent), or read with
- * `lock` and found. An update of one needs no check that it matched: the row exists and the unit
- * holds its lock from that insert or read to its COMMIT, so nothing else can delete it meanwhile.
- * (On Galera a write applied from another node that would delete it aborts this unit first; a
- * batch's tail run in a new transaction after such an abort fails on the unit's savepoint.)
- */
-class HeldRows {
-  readonly #keys = new Set<string>();
-  add(collection: Collection, id: string): void {
-    this.#keys.add(`${collection}\u0000${id}`);
-  }
-  found(collection: Collection, records: readonly object[]): void {
-    for (const r of records) this.add(collection, (r as { id: string }).id);
-  }
-  has(collection: Collection, id: string): boolean {
-    return this.#keys.has(`${collection}\u0000${id}`);
-  }
-  delete(collection: Collection, id: string): void {
-    this.#keys.delete(`${collection}\u0000${id}`);
-  }
-}
-
 /** The UPDATE that replaces a record by id: its document and its column copies. */
 function updateStatement<C extends Collection>(collection: C, record: RecordMap[C]): { sql: string; values: SqlValue[] } {
   const { names, values } = recordColumns(collection, record);
@@ -121,14 +99,14 @@ function updateStatement<C extends Collection>(collection: C, record: RecordMap[
  */
 async function updateIfUnchanged<C extends Collection>(
   collection: C,
-  expected: RecordMap[C],
+  expected: string,
   record: RecordMap[C],
   hold: ((write: HeldWrite) => void) | undefined,
   write: (collection: Collection, sql: string, values: SqlValue[]) => Promise<ResultSetHeader>,
 ): Promise<void> {
   const update = updateStatement(collection, record);
   const sql = `${update.sql} AND \`doc\` = ?`;
-  const bound = [...update.values, docOf(collection, expected)];
+  const bound = [...update.values, expected];
   // A product's list position is written after its document, as by `update`.
   if (hold) hold({ sql, values: bound, collection, mustMatch: `no ${collection} record ${record.id} as read`, unchanged: true });
   else if ((await write(collection, sql, bound)).affectedRows === 0) throw new StoreConflictError(collection, 'unchanged');
@@ -159,7 +137,7 @@ async function thenPosition(
  */
 export function createTx(
   run: Run,
-  options: { readOnly?: boolean; hold?: (write: HeldWrite) => void; clientReads?: ClientLicenseReads } = {},
+  options: { readOnly?: boolean; hold?: (write: HeldWrite) => void; clientReads?: ClientLicenseReads; compareLocked?: boolean } = {},
 ): StoreTx {
   const writable = () => {
     if (options.readOnly) throw new TypeError('mysql store: a write in a read-only unit of work');
@@ -173,7 +151,7 @@ export function createTx(
     // A product's locked read locks its position row too (the join's rows): a write of the position from it cannot race.
     const rows = await run<DocRow[]>(`SELECT ${source(collection)}${rest}${tail}${lock ? ' FOR UPDATE' : ''}`, values, unionable);
     const records = parse(collection, rows);
-    if (lock) held.found(collection, records);
+    if (lock) held.found(collection, rows, records);
     return records;
   };
 
@@ -183,6 +161,12 @@ export function createTx(
     } catch (error) {
       throw conflictOf(error, [collection]);
     }
+  };
+
+  /** `update` of a row read locked, on Galera: a compare and set against the `doc` read (`hold`: held for the COMMIT). */
+  const compareAndUpdate = async <C extends Collection>(collection: C, read: string, record: RecordMap[C], hold: ((w: HeldWrite) => void) | undefined) => {
+    await updateIfUnchanged(collection, read, record, hold, write);
+    held.add(collection, record.id, docOf(collection, record));
   };
 
   return {
@@ -198,7 +182,7 @@ export function createTx(
         [...ids],
       );
       const records = parse(collection, rows);
-      if (options?.lock) held.found(collection, records);
+      if (options?.lock) held.found(collection, rows, records);
       const found = new Map(records.map((r) => [(r as { id: string }).id, r]));
       return ids.map((id) => found.get(id) ?? null);
     },
@@ -257,15 +241,21 @@ export function createTx(
     },
     async update(collection, record, writeOptions) {
       writable();
+      const hold = writeOptions?.defer ? options.hold : undefined;
+      const read = options.compareLocked ? held.doc(collection, record.id) : undefined;
+      if (typeof read === 'string') return compareAndUpdate(collection, read, record, hold);
       const { sql, values: bound } = updateStatement(collection, record);
       const missing = `no ${collection} record ${record.id} to update`;
-      const hold = writeOptions?.defer ? options.hold : undefined;
       if (hold) hold({ sql, values: bound, collection, ...(held.has(collection, record.id) ? {} : { mustMatch: missing }) });
       // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
       else if ((await write(collection, sql, bound)).affectedRows === 0) throw new Error(missing);
       await thenPosition(positionOf(collection, record), hold, write);
     },
-    updateIfUnchanged: (collection, expected, record) => (writable(), updateIfUnchanged(collection, expected, record, options.hold, write)),
+    async updateIfUnchanged(collection, expected, record) {
+      writable();
+      await updateIfUnchanged(collection, docOf(collection, expected), record, options.hold, write);
+      if (held.has(collection, record.id)) held.add(collection, record.id, docOf(collection, record));
+    },
     async delete(collection, id, writeOptions) {
       writable();
       const head = `DELETE FROM ${quote(tables[collection].table)} WHERE \`id\``;
