@@ -132,6 +132,31 @@ async function thenPosition(
 }
 
 /**
+ * `StoreTx.update`: held (`hold`) or sent. An update of a row the unit holds locked needs no check
+ * that it matched; with `compareLocked` (Galera) one of a row read locked is a compare and set
+ * against the `doc` read (held-rows.ts says why).
+ */
+async function updateRecord<C extends Collection>(
+  collection: C,
+  record: RecordMap[C],
+  unit: { hold: ((write: HeldWrite) => void) | undefined; held: HeldRows; compareLocked: boolean; write: (collection: Collection, sql: string, values: SqlValue[]) => Promise<ResultSetHeader> },
+): Promise<void> {
+  const { hold, held, write } = unit;
+  const read = unit.compareLocked ? held.doc(collection, record.id) : undefined;
+  if (typeof read === 'string') {
+    await updateIfUnchanged(collection, read, record, hold, write);
+    held.add(collection, record.id, docOf(collection, record));
+    return;
+  }
+  const { sql, values: bound } = updateStatement(collection, record);
+  const missing = `no ${collection} record ${record.id} to update`;
+  if (hold) hold({ sql, values: bound, collection, ...(held.has(collection, record.id) ? {} : { mustMatch: missing }) });
+  // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
+  else if ((await write(collection, sql, bound)).affectedRows === 0) throw new Error(missing);
+  await thenPosition(positionOf(collection, record), hold, write);
+}
+
+/**
  * The store operations of one unit of work, as SQL on one connection. Every value is bound to a
  * placeholder; identifiers come only from the fixed table maps.
  */
@@ -161,12 +186,6 @@ export function createTx(
     } catch (error) {
       throw conflictOf(error, [collection]);
     }
-  };
-
-  /** `update` of a row read locked, on Galera: a compare and set against the `doc` read (`hold`: held for the COMMIT). */
-  const compareAndUpdate = async <C extends Collection>(collection: C, read: string, record: RecordMap[C], hold: ((w: HeldWrite) => void) | undefined) => {
-    await updateIfUnchanged(collection, read, record, hold, write);
-    held.add(collection, record.id, docOf(collection, record));
   };
 
   return {
@@ -241,15 +260,7 @@ export function createTx(
     },
     async update(collection, record, writeOptions) {
       writable();
-      const hold = writeOptions?.defer ? options.hold : undefined;
-      const read = options.compareLocked ? held.doc(collection, record.id) : undefined;
-      if (typeof read === 'string') return compareAndUpdate(collection, read, record, hold);
-      const { sql, values: bound } = updateStatement(collection, record);
-      const missing = `no ${collection} record ${record.id} to update`;
-      if (hold) hold({ sql, values: bound, collection, ...(held.has(collection, record.id) ? {} : { mustMatch: missing }) });
-      // The driver reports matched rows (CLIENT_FOUND_ROWS), so an unchanged record still counts.
-      else if ((await write(collection, sql, bound)).affectedRows === 0) throw new Error(missing);
-      await thenPosition(positionOf(collection, record), hold, write);
+      await updateRecord(collection, record, { hold: writeOptions?.defer ? options.hold : undefined, held, compareLocked: options.compareLocked === true, write });
     },
     async updateIfUnchanged(collection, expected, record) {
       writable();
