@@ -95,7 +95,8 @@ function updateStatement<C extends Collection>(collection: C, record: RecordMap[
 /**
  * `StoreTx.updateIfUnchanged`: one UPDATE matching the row only while its whole document is still
  * the one read (`doc` compares as binary: utf8mb4_bin), held for the COMMIT when the unit holds
- * writes; matching no row fails the unit with a `StoreConflictError` on index `unchanged`.
+ * writes; matching no row fails the unit with a `StoreConflictError` on index `unchanged`. Returns
+ * the `doc` it writes.
  */
 async function updateIfUnchanged<C extends Collection>(
   collection: C,
@@ -103,7 +104,7 @@ async function updateIfUnchanged<C extends Collection>(
   record: RecordMap[C],
   hold: ((write: HeldWrite) => void) | undefined,
   write: (collection: Collection, sql: string, values: SqlValue[]) => Promise<ResultSetHeader>,
-): Promise<void> {
+): Promise<string> {
   const update = updateStatement(collection, record);
   const sql = `${update.sql} AND \`doc\` = ?`;
   const bound = [...update.values, expected];
@@ -111,6 +112,7 @@ async function updateIfUnchanged<C extends Collection>(
   if (hold) hold({ sql, values: bound, collection, mustMatch: `no ${collection} record ${record.id} as read`, unchanged: true });
   else if ((await write(collection, sql, bound)).affectedRows === 0) throw new StoreConflictError(collection, 'unchanged');
   await thenPosition(positionOf(collection, record), hold, write);
+  return update.values[0] as string;
 }
 
 /** The write of a product's list position that goes with a write of the product (product-revocations.ts); null for other collections. */
@@ -144,8 +146,7 @@ async function updateRecord<C extends Collection>(
   const { hold, held, write } = unit;
   const read = unit.compareLocked ? held.doc(collection, record.id) : undefined;
   if (typeof read === 'string') {
-    await updateIfUnchanged(collection, read, record, hold, write);
-    held.add(collection, record.id, docOf(collection, record));
+    held.add(collection, record.id, await updateIfUnchanged(collection, read, record, hold, write));
     return;
   }
   const { sql, values: bound } = updateStatement(collection, record);
@@ -264,8 +265,8 @@ export function createTx(
     },
     async updateIfUnchanged(collection, expected, record) {
       writable();
-      await updateIfUnchanged(collection, docOf(collection, expected), record, options.hold, write);
-      if (held.has(collection, record.id)) held.add(collection, record.id, docOf(collection, record));
+      const written = await updateIfUnchanged(collection, docOf(collection, expected), record, options.hold, write);
+      if (held.has(collection, record.id)) held.add(collection, record.id, written);
     },
     async delete(collection, id, writeOptions) {
       writable();
