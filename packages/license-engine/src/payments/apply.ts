@@ -1,12 +1,12 @@
 import type { PaymentCommand } from '../_internal/commands.js';
 import { LicensingError } from '../_internal/errors.js';
-import type { AccountRecord, ProcessedEventRecord } from '../_internal/records.js';
+import type { AccountRecord, ProcessedEventRecord, ProductRecord } from '../_internal/records.js';
 import type { StoreTx } from '../_internal/store.js';
 import { audit } from '../_internal/audit.js';
 import { integrationFields } from '../_internal/record-views.js';
 import type { EngineContext } from '../_internal/context.js';
 import { now, rememberIntegrationHome, transact } from '../_internal/context.js';
-import type { PaymentScope } from './scope.js';
+import type { CustomerScope, PaymentScope } from './scope.js';
 import { refusalOf, type PaymentApplied, type PaymentOptions, type PaymentResult } from './result.js';
 import { onChargeback, onCustomerUpserted, onPurchase, onRefund } from './orders.js';
 import { onSubscriptionChanged, onSubscriptionPaid } from './subscriptions.js';
@@ -90,11 +90,13 @@ async function applyInUnit(ctx: EngineContext, tx: StoreTx, e: ProviderEvent, re
   // rolls the claim back with everything else.
   const home = ctx.integrationHomes.get(integrationId);
   const early = home ? claim(home.accountId) : null;
+  // A customer event touches no product: its unit does not read one.
+  const needsProduct = command.kind !== 'customer_upserted';
   // With them, what the event's handler reads first (a purchase's plan, order and customer).
   const pending = home ? prefetchFor(tx, home, integrationId, command) : null;
   const [integration, knownProduct, knownAccount, , prefetched] = await together([
     tx.get('integrations', integrationId),
-    home ? tx.get('products', home.productId) : undefined,
+    home && needsProduct ? tx.get('products', home.productId) : undefined,
     home ? tx.get('accounts', home.accountId) : undefined,
     early?.seen,
     pending ? settledPrefetch(pending) : undefined,
@@ -127,15 +129,15 @@ async function applyInUnit(ctx: EngineContext, tx: StoreTx, e: ProviderEvent, re
     return duplicate;
   }
   // Asked for together: the MySQL store reads them in one round trip.
-  const [product, account] =
-    knownProduct !== undefined && knownAccount !== undefined
-      ? [knownProduct, knownAccount]
-      : await Promise.all([tx.get('products', integration.productId), tx.get('accounts', accountId)]);
-  if (!product) throw new LicensingError('internal_error', `integration ${integrationId} refers to a missing product`);
+  const [product, account] = await Promise.all([
+    !needsProduct ? null : knownProduct !== undefined ? knownProduct : tx.get('products', integration.productId),
+    knownAccount !== undefined ? knownAccount : tx.get('accounts', accountId),
+  ]);
+  if (needsProduct && !product) throw new LicensingError('internal_error', `integration ${integrationId} refers to a missing product`);
   if (!account) throw new LicensingError('not_found', `account ${accountId} not found`);
-  const scope: PaymentScope = { ctx, tx, integration, product, account, key, prefetched: prefetched ?? {} };
+  const scope: CustomerScope = { ctx, tx, integration, account, key, prefetched: prefetched ?? {} };
   if (prefetched?.senderDomain !== undefined) scope.senderDomain = Promise.resolve(prefetched.senderDomain);
-  const outcome = otherEnvironment(integration, command) ?? (await dispatch(scope, command));
+  const outcome = otherEnvironment(integration, command) ?? (await dispatch(scope, product, command));
   // Held for the commit where the store can: this unit inserted the row, so it matches.
   if (outcome.result !== processed.result) await tx.update('processedEvents', { ...processed, result: outcome.result }, { defer: true });
   await webhook(outcome, account);
@@ -149,10 +151,12 @@ async function applyInUnit(ctx: EngineContext, tx: StoreTx, e: ProviderEvent, re
   return { ...outcome, keyEmail: outcome.keyEmail };
 }
 
-function dispatch(scope: PaymentScope, command: PaymentCommand): Promise<PaymentApplied> {
+/** `product`: null only for a customer event, whose handler reads none. */
+function dispatch(base: CustomerScope, product: ProductRecord | null, command: PaymentCommand): Promise<PaymentApplied> {
+  if (command.kind === 'customer_upserted') return onCustomerUpserted(base, command);
+  if (!product) throw new LicensingError('internal_error', `integration ${base.integration.id} refers to a missing product`);
+  const scope: PaymentScope = { ...base, product };
   switch (command.kind) {
-    case 'customer_upserted':
-      return onCustomerUpserted(scope, command);
     case 'purchase_completed':
       return onPurchase(scope, command);
     case 'subscription_paid':

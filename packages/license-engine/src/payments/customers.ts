@@ -5,7 +5,7 @@ import { upsertCustomer } from '../licenses/customers.js';
 import { lockOrInsert } from '../_internal/claim.js';
 import { now } from '../_internal/context.js';
 import { invalid, requireEmail, requireString } from '../_internal/validate.js';
-import type { PaymentScope } from './scope.js';
+import type { CustomerScope, PaymentScope } from './scope.js';
 
 /**
  * The customer an event is about: by e-mail, else by the mapped provider customer ID (`customer_unknown`
@@ -48,7 +48,7 @@ export function providerCustomerOf(s: PaymentScope, ref: CustomerRef): Promise<P
  * for a new mapping.
  */
 export async function rememberProviderCustomer(
-  s: PaymentScope,
+  s: CustomerScope,
   providerCustomerId: string,
   email: string,
   name: string | null,

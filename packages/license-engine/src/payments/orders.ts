@@ -6,7 +6,7 @@ import { orderMarkerId } from './prefetch.js';
 import { insertLicense } from '../_internal/new-license.js';
 import { together } from '../_internal/together.js';
 import type { PaymentApplied } from './result.js';
-import type { PaymentScope } from './scope.js';
+import type { CustomerScope, PaymentScope } from './scope.js';
 import { ignored, keyEmailFor, licenseOfSubscription, mappedPlan, processed, quantityOf, senderDomainOnce } from './scope.js';
 import { providerCustomerOf, rememberProviderCustomer, resolveCustomer } from './customers.js';
 import { saveLicense, withStatus } from '../_internal/status.js';
@@ -18,7 +18,7 @@ import { requireEmail, requireString } from '../_internal/validate.js';
  * ID (webhook rule 7). A changed e-mail moves that customer record, with its licenses, to the new
  * address; no second customer is created. No license changes otherwise.
  */
-export async function onCustomerUpserted(s: PaymentScope, cmd: CustomerUpsertedCommand): Promise<PaymentApplied> {
+export async function onCustomerUpserted(s: CustomerScope, cmd: CustomerUpsertedCommand): Promise<PaymentApplied> {
   const providerCustomerId = requireString(cmd.customer?.providerCustomerId, 'customer.providerCustomerId', 200);
   const email = requireEmail(cmd.customer.email, 'customer.email');
   const name = cmd.customer.name ?? null;

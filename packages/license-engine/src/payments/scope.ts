@@ -22,6 +22,9 @@ export interface PaymentScope {
   prefetched: Prefetched;
 }
 
+/** What a customer event's handler works on: no product (its unit reads none; see `applyPaymentCommand`). */
+export type CustomerScope = Omit<PaymentScope, 'product'>;
+
 
 /**
  * The account's sender domain for a key e-mail, read once per unit. Ask for it together with the

@@ -47,7 +47,10 @@ const counter = (id: string, count = 0): CounterRecord => ({ id, accountId: 'acc
  * it does; one-row reads joined in one statement as `(SELECT counters UNION ALL SELECT accounts)`.
  */
 function shape(statement: string): string {
-  if (statement.startsWith('(SELECT ')) return `(${statement.slice(1, -1).split(') UNION ALL (').map(shape).join(' UNION ALL ')})`;
+  // A read by id is a bare part (no parentheses), the others are in parentheses.
+  if (/^\(SELECT |^SELECT \d+ AS `n`, /.test(statement)) {
+    return `(${statement.split(' UNION ALL ').map((part) => shape((part.startsWith('(') ? part.slice(1, -1) : part).replace(/^SELECT \d+ AS `n`, /, 'SELECT '))).join(' UNION ALL ')})`;
+  }
   const select = /^SELECT .*? FROM `(\w+)`/s.exec(statement);
   if (select) return `SELECT ${select[1]}${/ FOR UPDATE$/.test(statement) ? ' FOR UPDATE' : ''}`;
   const write = /^(INSERT INTO|UPDATE|DELETE FROM) `(\w+)`/.exec(statement);

@@ -26,7 +26,7 @@ export function unionReads<S extends QueryStatement>(statements: readonly S[]): 
   const parts = statements.filter((s) => s.unionable);
   if (parts.length < 2) return { sent: [...statements], answers: (results) => [...results] };
   const union: QueryStatement = {
-    sql: parts.map((s, n) => `(SELECT ${n} AS \`n\`, ${s.unionable!.select})`).join(' UNION ALL '),
+    sql: parts.map((s, n) => (s.unionable!.bare ? `SELECT ${n} AS \`n\`, ${s.unionable!.select}` : `(SELECT ${n} AS \`n\`, ${s.unionable!.select})`)).join(' UNION ALL '),
     values: parts.flatMap((s) => s.values),
   };
   const at = statements.indexOf(parts[0]!);

@@ -19,6 +19,11 @@ export type Run = <T extends RowDataPacket[] | ResultSetHeader>(sql: string, val
  */
 export interface UnionableRead {
   readonly select: string;
+  /**
+   * A read by primary key (at most one row): `select` has its conditions only, no `ORDER BY` or
+   * `LIMIT`, and the part goes without parentheses, which MariaDB parses and plans for less.
+   */
+  readonly bare?: true;
 }
 
 /** The `LIMIT` of a `UNION ALL` part that reads every row it finds, in its `ORDER BY`'s order. */

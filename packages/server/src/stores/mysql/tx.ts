@@ -13,7 +13,7 @@ import { NO_POSITION_COLUMNS, POSITION_COLUMNS, deletePosition, joinPosition, pr
 import type { PositionColumns } from './product-revocations.js';
 import { recordRevocationEntry } from './revocation-entries.js';
 import { quote, tables } from './schema.js';
-import type { Run, SqlValue } from './statement.js';
+import type { Run, SqlValue, UnionableRead } from './statement.js';
 import { NO_LIMIT } from './statement.js';
 
 interface DocRow extends RowDataPacket, PositionColumns {
@@ -169,11 +169,18 @@ export function createTx(
     if (options.readOnly) throw new TypeError('mysql store: a write in a read-only unit of work');
   };
   const held = new HeldRows();
-  /** `one`: at most one row (by id, or `LIMIT 1`). Unlocked, it may join the other unlocked reads of its query (read-unions.ts). */
-  const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined, one = false) => {
+  /**
+   * `one`: at most one row (`LIMIT 1`; `'id'`: by primary key, a bare union part). Unlocked, it may
+   * join the other unlocked reads of its query (read-unions.ts).
+   */
+  const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined, one: boolean | 'id' = false) => {
     const { sql, values } = conditions(collection, where);
     const rest = `${whereSql(sql)} ORDER BY \`id\``;
-    const unionable = lock ? undefined : { select: `${unionSource(collection)}${rest}${one ? ' LIMIT 1' : NO_LIMIT}` };
+    const unionable: UnionableRead | undefined = lock
+      ? undefined
+      : one === 'id'
+        ? { select: `${unionSource(collection)}${whereSql(sql)}`, bare: true }
+        : { select: `${unionSource(collection)}${rest}${one ? ' LIMIT 1' : NO_LIMIT}` };
     // A product's locked read locks its position row too (the join's rows): a write of the position from it cannot race.
     const rows = await run<DocRow[]>(`SELECT ${source(collection)}${rest}${tail}${lock ? ' FOR UPDATE' : ''}`, values, unionable);
     const records = parse(collection, rows);
@@ -191,7 +198,7 @@ export function createTx(
 
   return {
     async get(collection, id, options) {
-      const [record] = await select(collection, { id }, '', options?.lock, true);
+      const [record] = await select(collection, { id }, '', options?.lock, 'id');
       return record ?? null;
     },
     async getMany<C extends Collection>(collection: C, ids: readonly string[], options?: { lock?: boolean }) {
