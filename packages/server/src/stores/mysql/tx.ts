@@ -157,6 +157,12 @@ async function updateRecord<C extends Collection>(
   await thenPosition(positionOf(collection, record), hold, write);
 }
 
+/** An unlocked read's `UNION ALL` part: by id (at most one row) a bare part, else with its order and limit. */
+const unionPart = (collection: Collection, where: string, one: boolean | 'id'): UnionableRead =>
+  one === 'id'
+    ? { select: `${unionSource(collection)}${where}`, bare: true }
+    : { select: `${unionSource(collection)}${where} ORDER BY \`id\`${one ? ' LIMIT 1' : NO_LIMIT}` };
+
 /**
  * The store operations of one unit of work, as SQL on one connection. Every value is bound to a
  * placeholder; identifiers come only from the fixed table maps.
@@ -169,18 +175,11 @@ export function createTx(
     if (options.readOnly) throw new TypeError('mysql store: a write in a read-only unit of work');
   };
   const held = new HeldRows();
-  /**
-   * `one`: at most one row (`LIMIT 1`; `'id'`: by primary key, a bare union part). Unlocked, it may
-   * join the other unlocked reads of its query (read-unions.ts).
-   */
+  /** `one`: at most one row (`LIMIT 1`, or `'id'`: by id). Unlocked, it may join the other unlocked reads of its query (read-unions.ts). */
   const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined, one: boolean | 'id' = false) => {
     const { sql, values } = conditions(collection, where);
     const rest = `${whereSql(sql)} ORDER BY \`id\``;
-    const unionable: UnionableRead | undefined = lock
-      ? undefined
-      : one === 'id'
-        ? { select: `${unionSource(collection)}${whereSql(sql)}`, bare: true }
-        : { select: `${unionSource(collection)}${rest}${one ? ' LIMIT 1' : NO_LIMIT}` };
+    const unionable = lock ? undefined : unionPart(collection, whereSql(sql), one);
     // A product's locked read locks its position row too (the join's rows): a write of the position from it cannot race.
     const rows = await run<DocRow[]>(`SELECT ${source(collection)}${rest}${tail}${lock ? ' FOR UPDATE' : ''}`, values, unionable);
     const records = parse(collection, rows);
