@@ -151,11 +151,10 @@ async function applyInUnit(ctx: EngineContext, tx: StoreTx, e: ProviderEvent, re
   return { ...outcome, keyEmail: outcome.keyEmail };
 }
 
-/** `product`: null only for a customer event, whose handler reads none. */
+/** `product`: null only for a customer event, whose handler reads none (`applyInUnit` refused any other event without one). */
 function dispatch(base: CustomerScope, product: ProductRecord | null, command: PaymentCommand): Promise<PaymentApplied> {
   if (command.kind === 'customer_upserted') return onCustomerUpserted(base, command);
-  if (!product) throw new LicensingError('internal_error', `integration ${base.integration.id} refers to a missing product`);
-  const scope: PaymentScope = { ...base, product };
+  const scope: PaymentScope = { ...base, product: product! };
   switch (command.kind) {
     case 'purchase_completed':
       return onPurchase(scope, command);

@@ -85,11 +85,12 @@ const parse = <C extends Collection>(collection: C, rows: DocRow[]): RecordMap[C
 const docOf = (collection: Collection, record: object): string =>
   collection === 'products' ? productDoc(record as RecordMap['products']) : JSON.stringify(record);
 
-/** The UPDATE that replaces a record by id: its document and its column copies. */
-function updateStatement<C extends Collection>(collection: C, record: RecordMap[C]): { sql: string; values: SqlValue[] } {
+/** The UPDATE that replaces a record by id: its document (`doc`, also returned) and its column copies. */
+function updateStatement<C extends Collection>(collection: C, record: RecordMap[C]): { sql: string; values: SqlValue[]; doc: string } {
   const { names, values } = recordColumns(collection, record);
   const sql = `UPDATE ${quote(tables[collection].table)} SET \`doc\` = ?${names.map((n) => `, ${n} = ?`).join('')} WHERE \`id\` = ?`;
-  return { sql, values: [docOf(collection, record), ...values, columnValue(record.id)] };
+  const doc = docOf(collection, record);
+  return { sql, values: [doc, ...values, columnValue(record.id)], doc };
 }
 
 /**
@@ -112,7 +113,7 @@ async function updateIfUnchanged<C extends Collection>(
   if (hold) hold({ sql, values: bound, collection, mustMatch: `no ${collection} record ${record.id} as read`, unchanged: true });
   else if ((await write(collection, sql, bound)).affectedRows === 0) throw new StoreConflictError(collection, 'unchanged');
   await thenPosition(positionOf(collection, record), hold, write);
-  return update.values[0] as string;
+  return update.doc;
 }
 
 /** The write of a product's list position that goes with a write of the product (product-revocations.ts); null for other collections. */
@@ -178,8 +179,9 @@ export function createTx(
   /** `one`: at most one row (`LIMIT 1`, or `'id'`: by id). Unlocked, it may join the other unlocked reads of its query (read-unions.ts). */
   const select = async <C extends Collection>(collection: C, where: object, tail: string, lock: boolean | undefined, one: boolean | 'id' = false) => {
     const { sql, values } = conditions(collection, where);
-    const rest = `${whereSql(sql)} ORDER BY \`id\``;
-    const unionable = lock ? undefined : unionPart(collection, whereSql(sql), one);
+    const whereClause = whereSql(sql);
+    const rest = `${whereClause} ORDER BY \`id\``;
+    const unionable = lock ? undefined : unionPart(collection, whereClause, one);
     // A product's locked read locks its position row too (the join's rows): a write of the position from it cannot race.
     const rows = await run<DocRow[]>(`SELECT ${source(collection)}${rest}${tail}${lock ? ' FOR UPDATE' : ''}`, values, unionable);
     const records = parse(collection, rows);
