@@ -26,9 +26,22 @@ export function toTimestamp(ms: number): Timestamp {
   return text;
 }
 
+/**
+ * The last two timestamps {@link timestampMs} parsed, newest first: a heartbeat reads the same
+ * lease end and `lastSeenAt` several times (keptLease, isLive, quickRenewal), each a `Date.parse`.
+ */
+let parsed0 = '';
+let ms0 = NaN;
+let parsed1 = '';
+let ms1 = NaN;
+
 /** Milliseconds since the epoch of a stored timestamp. */
 export function timestampMs(ts: Timestamp): number {
-  return Date.parse(ts);
+  if (ts === parsed0) return ms0;
+  if (ts === parsed1) return ms1;
+  const ms = Date.parse(ts);
+  [parsed1, ms1, parsed0, ms0] = [parsed0, ms0, ts, ms];
+  return ms;
 }
 
 /** Unix seconds of a stored timestamp. */

@@ -31,10 +31,17 @@ export interface FloatingKeys {
   answered(keyHash: string, leaseSeconds: number | null, now: number): void;
 }
 
+/**
+ * A key answered again within this long of its move to the end of the map keeps its place (its
+ * `seenAt` updated in place): a heartbeat then costs no Map delete and insert, and eviction stays
+ * oldest-first to within this.
+ */
+const REORDER_AFTER_MS = 60_000;
+
 /** A bounded in-process map of floating keys. */
 export function createFloatingKeys(max = DEFAULT_MAX_KEYS): FloatingKeys {
-  // Insertion order is last-answer order: the first entries are the oldest.
-  const keys = new Map<string, { leaseSeconds: number; seenAt: number }>();
+  // Insertion order is last-answer order to within REORDER_AFTER_MS: the first entries are the oldest.
+  const keys = new Map<string, { leaseSeconds: number; seenAt: number; movedAt: number }>();
   const dropOldest = oldestFirst(keys);
   return {
     leaseSecondsOf(keyHash, now) {
@@ -47,9 +54,15 @@ export function createFloatingKeys(max = DEFAULT_MAX_KEYS): FloatingKeys {
       return known.leaseSeconds;
     },
     answered(keyHash, leaseSeconds, now) {
-      keys.delete(keyHash);
+      const known = keys.get(keyHash);
+      if (known !== undefined && leaseSeconds !== null && now - known.movedAt < REORDER_AFTER_MS) {
+        known.leaseSeconds = leaseSeconds;
+        known.seenAt = now;
+        return;
+      }
+      if (known !== undefined) keys.delete(keyHash);
       if (leaseSeconds === null) return;
-      keys.set(keyHash, { leaseSeconds, seenAt: now });
+      keys.set(keyHash, { leaseSeconds, seenAt: now, movedAt: now });
       while (keys.size > max) dropOldest();
     },
   };

@@ -13,8 +13,8 @@ import { segmentLines } from '../support/journal-files.js';
  * the journal replayed at start-up, and a start adds no segment of its own.
  */
 const writer = fileURLToPath(new URL('../support/crash-writer.ts', import.meta.url));
-const CHECKPOINT_BYTES = 48 * 1024;
-const PER_RUN = 40; // transactions per run: about a fifth of the checkpoint size
+const CHECKPOINT_BYTES = 36 * 1024;
+const PER_RUN = 40; // transactions per run: about a quarter of the checkpoint size (each update's line a patch)
 
 let dir = '';
 afterAll(async () => {

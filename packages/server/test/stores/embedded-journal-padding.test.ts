@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CounterRecord, StoreTx } from '@svc-licensing/license-engine';
 import { openEmbeddedStore } from '../../src/stores/embedded/index.js';
 import { encodeLine } from '../../src/stores/embedded/journal-line.js';
+import { rowPatch } from '../../src/stores/embedded/row-patch.js';
 import { GROUP_MAX } from '../../src/stores/embedded/journal-read.js';
 import { CHUNK } from '../../src/stores/embedded/journal.js';
 import { useEmbeddedDirs } from '../support/embedded-dirs.js';
@@ -21,8 +22,11 @@ const bump = (id: string) => async (tx: StoreTx) => {
   if (c) await tx.update('counters', { ...c, count: c.count + 1 });
   else await tx.insert('counters', counter(id, 1));
 };
-/** The journal line a transaction writing `row` makes. */
-const lineOf = (row: CounterRecord): Buffer => encodeLine([{ collection: 'counters', id: row.id, row: { ...row } }]);
+/** The journal line a transaction writing `row` makes: over `before` (an update), the patch of its changed fields. */
+const lineOf = (row: CounterRecord, before?: CounterRecord): Buffer => {
+  const patch = before ? rowPatch({ ...before }, { ...row }) : undefined;
+  return encodeLine([{ collection: 'counters', id: row.id, row: { ...row }, ...(patch ? { patch } : {}) }]);
+};
 
 /** A copy of the folder as a kill -9 leaves it (no close, no checkpoint), and its one segment's path. */
 async function crashCopy(dir: string): Promise<{ copy: string; segment: string }> {
@@ -83,7 +87,7 @@ describe('journal segments written in place', () => {
     const end = (await segmentLines(segment)).length;
     // A group of two lines in flight at the crash: the first one's middle never reached the disk,
     // the second did. Neither was acknowledged. The first is what the next commit writes, byte for byte.
-    const first = lineOf(counter('c', 3));
+    const first = lineOf(counter('c', 3), counter('c', 2));
     const torn = Buffer.from(first);
     torn.fill(0, 20, first.length - 20);
     await writeAt(segment, Buffer.concat([torn, lineOf(counter('ghost', 1))]), end);
@@ -166,7 +170,7 @@ describe('journal segments written in place', () => {
     const { copy } = await crashCopy(dir);
     await store.close();
     const lines = await segmentLines(join(copy, 'journal', '000000000001.log'));
-    expect(lines.equals(Buffer.concat([old, lineOf(counter('c', 3))]))).toBe(true);
+    expect(lines.equals(Buffer.concat([old, lineOf(counter('c', 3), counter('c', 2))]))).toBe(true);
     expect(await read(copy, 'c')).toMatchObject({ count: 3 });
   });
 
@@ -180,7 +184,7 @@ describe('journal segments written in place', () => {
     await store.transaction(bump('c'));
     const { copy, segment } = await crashCopy(dir);
     expect((await stat(segment)).size).toBe(CHUNK);
-    expect((await segmentLines(segment)).equals(lineOf(counter('c', 2)))).toBe(true);
+    expect((await segmentLines(segment)).equals(lineOf(counter('c', 2), counter('c', 1)))).toBe(true);
     expect(await read(copy, 'c')).toMatchObject({ count: 2 });
   });
 });

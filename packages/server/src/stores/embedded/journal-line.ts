@@ -1,6 +1,10 @@
 import { crc32 } from 'node:zlib';
 import type { Collection } from '@svc-licensing/license-engine';
 import type { Change, Row } from './tables.js';
+import type { Patch } from './row-patch.js';
+
+/** One entry of a decoded line: a record's new image (null: deleted), or a patch of the row replayed so far. */
+export type JournalEntry = { collection: Collection; id: string; row: Row | null } | { collection: Collection; id: string; patch: Patch };
 
 /**
  * One line of the embedded store's write-ahead journal (see `journal.ts`), encoded and decoded.
@@ -13,6 +17,15 @@ import type { Change, Row } from './tables.js';
  * string without TAB and LF (JSON.stringify's output never holds either) and without a lone
  * surrogate (which UTF-8 cannot hold) goes raw; any other stays in the record. Lines without raw
  * fields (every line before this format) read as before.
+ *
+ * An update that changed at most half of a stored row's top-level fields (`row-patch.ts`; a
+ * renewing heartbeat changes two of an activation's dozen) is written as a patch of the row:
+ * `[collection, id, {field: new value, ...}, [removed field, ...]]` (the fourth element an array,
+ * where a raw field's entry has a number). Replay applies it to the row replayed so far, and a patch
+ * of a row that does not exist then is a damaged journal. A patch that would change a raw field is
+ * written as the whole row instead. Lines without patches read as before; a journal with patches is
+ * not readable by versions before them (they refuse the line: "names a raw field it does not hold").
+ * Snapshots always hold whole rows.
  */
 
 /** The field of a collection's records written raw (unescaped) when it can be (journal lines and snapshot parts). */
@@ -36,6 +49,10 @@ export function encodeLine(changes: readonly Change[]): Buffer {
   for (let i = 0; i < changes.length; i++) {
     const c = changes[i]!;
     const field = c.row ? RAW_FIELDS[c.collection] : undefined;
+    if (c.patch !== undefined && (field === undefined || !(field in c.patch.set))) {
+      w[i] = [c.collection, c.id, c.patch.set, c.patch.unset];
+      continue;
+    }
     const value = field === undefined ? undefined : c.row![field];
     if (typeof value !== 'string' || !rawSafe(value)) {
       w[i] = [c.collection, c.id, c.row];
@@ -69,15 +86,19 @@ const TAB = 0x09;
 const LF = 0x0a;
 
 /** Decodes a journal line; null when it is torn or its checksum does not match. */
-export function decodeLine(line: string): Change[] | null {
+export function decodeLine(line: string): JournalEntry[] | null {
   const tab = line.indexOf('\t');
   if (tab !== 8) return null;
   const rest = line.slice(9);
   if (crc32(rest).toString(16).padStart(8, '0') !== line.slice(0, 8)) return null;
   const [json, ...raw] = rest.split('\t');
-  const parsed = JSON.parse(json!) as { w: [Collection, string, Row | null, number?][] };
-  return parsed.w.map(([collection, id, row, n]) => {
+  const parsed = JSON.parse(json!) as { w: [Collection, string, Row | null, (number | string[])?][] };
+  return parsed.w.map(([collection, id, row, n]): JournalEntry => {
     if (n === undefined) return { collection, id, row };
+    if (Array.isArray(n)) {
+      if (row === null) throw new Error(`journal line holds a patch without fields (${collection} ${id})`);
+      return { collection, id, patch: { set: row, unset: n } };
+    }
     const field = RAW_FIELDS[collection];
     const value = raw[n];
     if (row === null || field === undefined || value === undefined) throw new Error(`journal line names a raw field it does not hold (${collection} ${id})`);

@@ -1,7 +1,7 @@
 import { mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeLine } from './journal-line.js';
-import type { Change } from './tables.js';
+import type { JournalEntry } from './journal-line.js';
 
 /**
  * Reading the write-ahead journal back at start-up (see `journal.ts` for how it is written).
@@ -46,10 +46,10 @@ export async function segmentNumbers(dir: string): Promise<number[]> {
 }
 
 /** One segment's lines: the transactions, where the good lines end, and where its non-NUL bytes end. */
-export function scanSegment(raw: Buffer, newest: boolean, path: string): { transactions: Change[][]; end: number; dataEnd: number } {
+export function scanSegment(raw: Buffer, newest: boolean, path: string): { transactions: JournalEntry[][]; end: number; dataEnd: number } {
   let dataEnd = raw.length;
   while (dataEnd > 0 && raw[dataEnd - 1] === NUL) dataEnd--;
-  const transactions: Change[][] = [];
+  const transactions: JournalEntry[][] = [];
   let at = 0;
   let lineNo = 1;
   while (at < dataEnd) {
@@ -100,13 +100,13 @@ async function zero(path: string, from: number, to: number): Promise<void> {
 export async function readJournal(
   dir: string,
   from: number,
-): Promise<{ transactions: Change[][]; last: number; bytes: number; end: number }> {
+): Promise<{ transactions: JournalEntry[][]; last: number; bytes: number; end: number }> {
   await mkdir(dir, { recursive: true });
   const segments = (await segmentNumbers(dir)).filter((seq) => seq >= from);
   for (const [i, seq] of segments.entries()) {
     if (seq !== from + i) throw new Error(`journal segment ${segmentName(from + i)} is missing in ${dir}`);
   }
-  const transactions: Change[][] = [];
+  const transactions: JournalEntry[][] = [];
   let bytes = 0;
   let end = 0;
   for (const [s, seq] of segments.entries()) {

@@ -1,6 +1,8 @@
 import type { Storage } from 'unstorage';
 import type { Collection, Store, StoreTx, TransactionOptions } from '@svc-licensing/license-engine';
 import { encodeLine } from './journal-line.js';
+import type { JournalEntry } from './journal-line.js';
+import { patched } from './row-patch.js';
 import { Journal, removeSegments } from './journal.js';
 import { readJournal } from './journal-read.js';
 import { loadSnapshot, removeSnapshotsBefore, writeSnapshot } from './snapshot.js';
@@ -52,6 +54,14 @@ interface Recovered {
   journal: Journal | null;
 }
 
+/** Applies one journal entry to the tables; a patch of a row that does not exist is a damaged journal. */
+function replay(tables: Tables, entry: JournalEntry, journalDir: string): void {
+  if (!('patch' in entry)) return tables.put(entry.collection, entry.id, entry.row);
+  const before = tables.get(entry.collection, entry.id);
+  if (before === null) throw new Error(`journal in ${journalDir} is damaged: a line patches ${entry.collection} ${entry.id}, which does not exist`);
+  tables.put(entry.collection, entry.id, patched(before, entry.patch));
+}
+
 /** Recovery: the newest complete snapshot, then every journalled transaction after it, in order, into `tables`. */
 async function recover(tables: Tables, storage: Storage, journalDir: string | undefined): Promise<Recovered> {
   const snapshot = await loadSnapshot(storage);
@@ -63,7 +73,7 @@ async function recover(tables: Tables, storage: Storage, journalDir: string | un
   if (journalDir === undefined) return { generation, snapshotBytes, parts, changed: false, journal: null };
   const from = snapshot?.manifest.segment ?? 1;
   const { transactions, last, bytes, end } = await readJournal(journalDir, from);
-  for (const changes of transactions) for (const c of changes) tables.put(c.collection, c.id, c.row);
+  for (const changes of transactions) for (const entry of changes) replay(tables, entry, journalDir);
   await removeSegments(journalDir, from); // covered by the snapshot (a checkpoint cut short)
   // Keep writing to the newest segment, at the end of its lines (its torn tail is zeroed; 0 when
   // there is none yet), and count what was replayed: a process killed again and again must not add

@@ -1,6 +1,7 @@
 import { storeSchema } from '@svc-licensing/license-engine';
 import type { Collection } from '@svc-licensing/license-engine';
 import { DueIndex } from './due-index.js';
+import type { Patch } from './row-patch.js';
 
 /** A stored record as the embedded store sees it: a plain JSON object with an `id`. */
 export type Row = Record<string, unknown> & { id: string };
@@ -10,6 +11,8 @@ export interface Change {
   collection: Collection;
   id: string;
   row: Row | null;
+  /** An update of a stored row that changed a few of its fields: what the journal writes instead of `row` (`row-patch.ts`). */
+  patch?: Patch;
 }
 
 const collections = Object.keys(storeSchema) as Collection[];

@@ -2,6 +2,7 @@ import { StoreConflictError } from '@svc-licensing/license-engine';
 import type { ClientLicenseQuery, ClientLicenseRecords, Collection, Page, PageQuery, RecordMap, StoreTx, Where, WriteOptions } from '@svc-licensing/license-engine';
 import type { Change, Row, Tables } from './tables.js';
 import { copyPlain, sameJson } from './plain.js';
+import { rowPatch } from './row-patch.js';
 
 /** A unit of work in progress: writes go straight to the tables and are remembered for undo and the journal. */
 export interface OpenTx {
@@ -256,9 +257,16 @@ export function openTx(tables: Tables, readOnly = false, sharedReads = false): O
       const changes: Change[] = [];
       for (const { collection, id, before } of written.values()) {
         const row = tables.get(collection, id);
-        // An update that changed nothing (a validate within the same second) needs no journal line.
-        if (row === before || (row && before && sameJson(row, before))) continue;
-        changes.push({ collection, id, row });
+        if (row === before) continue;
+        if (row === null || before === null) {
+          changes.push({ collection, id, row });
+          continue;
+        }
+        // An update that changed nothing (a validate within the same second) needs no journal line;
+        // one that changed a few fields journals them alone.
+        const patch = rowPatch(before, row);
+        if (patch === undefined) continue;
+        changes.push(patch === null ? { collection, id, row } : { collection, id, row, patch });
       }
       return changes;
     },
