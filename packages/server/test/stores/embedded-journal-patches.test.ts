@@ -15,7 +15,7 @@ const { tempDir, open } = useEmbeddedDirs('svc-journal-patch-');
 
 function activation(id: string): ActivationRecord {
   return {
-    id, accountId: 'acc_1', licenseId: 'lic_1', fingerprint: 'f'.repeat(64), name: 'build box', platform: 'linux', appVersion: '1.0.0',
+    id, accountId: 'acc_1', licenseId: 'lic_1', fingerprint: Buffer.from(id).toString('hex').padEnd(64, '0'), name: 'build box', platform: 'linux', appVersion: '1.0.0',
     createdAt: '2030-01-01T00:00:00Z', lastSeenAt: '2030-01-01T00:00:00Z', leaseExpiresAt: '2030-01-01T00:05:00Z', borrowedUntil: null,
     lapseRecorded: '2029-12-01T00:00:00Z',
   };
