@@ -1,7 +1,6 @@
 import { crc32 } from 'node:zlib';
 import type { Collection } from '@svc-licensing/license-engine';
-import type { Change, Row } from './tables.js';
-import type { Patch } from './row-patch.js';
+import type { Change, Patch, Row } from './tables.js';
 
 /** One entry of a decoded line: a record's new image (null: deleted), or a patch of the row replayed so far. */
 export type JournalEntry = { collection: Collection; id: string; row: Row | null } | { collection: Collection; id: string; patch: Patch };

@@ -1,4 +1,4 @@
-import type { Row } from './tables.js';
+import type { Patch, Row } from './tables.js';
 import { sameJson } from './plain.js';
 
 /**
@@ -7,12 +7,6 @@ import { sameJson } from './plain.js';
  * fields) instead of the whole record (`journal-line.ts`). Replay applies a patch to the row
  * replayed so far.
  */
-
-/** The top-level fields an update set (their new values) and removed (their names). */
-export interface Patch {
-  set: Record<string, unknown>;
-  unset: readonly string[];
-}
 
 const NONE: readonly string[] = Object.freeze([]);
 

@@ -1,10 +1,15 @@
 import { storeSchema } from '@svc-licensing/license-engine';
 import type { Collection } from '@svc-licensing/license-engine';
 import { DueIndex } from './due-index.js';
-import type { Patch } from './row-patch.js';
 
 /** A stored record as the embedded store sees it: a plain JSON object with an `id`. */
 export type Row = Record<string, unknown> & { id: string };
+
+/** The top-level fields an update set (their new values) and removed (their names): `row-patch.ts`. */
+export interface Patch {
+  set: Record<string, unknown>;
+  unset: readonly string[];
+}
 
 /** One change of a transaction: the record's new image, or null for a delete. */
 export interface Change {
