@@ -148,6 +148,25 @@ function clientLicense(tables: Tables, out: (row: Row) => Row, q: ClientLicenseQ
   };
 }
 
+/** The final image of every record written (`before`: its image before the unit), with a patch where an update changed a few fields. */
+function changesOf(tables: Tables, written: Iterable<{ collection: Collection; id: string; before: Row | null }>): Change[] {
+  const changes: Change[] = [];
+  for (const { collection, id, before } of written) {
+    const row = tables.get(collection, id);
+    if (row === before) continue;
+    if (row === null || before === null) {
+      changes.push({ collection, id, row });
+      continue;
+    }
+    // An update that changed nothing (a validate within the same second) needs no journal line;
+    // one that changed a few fields journals them alone.
+    const patch = rowPatch(before, row);
+    if (patch === undefined) continue;
+    changes.push(patch === null ? { collection, id, row } : { collection, id, row, patch });
+  }
+  return changes;
+}
+
 /**
  * Opens a transaction over `tables`. The caller guarantees that no other transaction runs until
  * this one is committed or rolled back (the store's mutex), so reading the shared tables is
@@ -253,23 +272,7 @@ export function openTx(tables: Tables, readOnly = false, sharedReads = false): O
 
   return {
     tx,
-    changes: () => {
-      const changes: Change[] = [];
-      for (const { collection, id, before } of written.values()) {
-        const row = tables.get(collection, id);
-        if (row === before) continue;
-        if (row === null || before === null) {
-          changes.push({ collection, id, row });
-          continue;
-        }
-        // An update that changed nothing (a validate within the same second) needs no journal line;
-        // one that changed a few fields journals them alone.
-        const patch = rowPatch(before, row);
-        if (patch === undefined) continue;
-        changes.push(patch === null ? { collection, id, row } : { collection, id, row, patch });
-      }
-      return changes;
-    },
+    changes: () => changesOf(tables, written.values()),
     rollback() {
       for (let i = undo.length - 1; i >= 0; i--) {
         const { collection, id, row } = undo[i]!;
